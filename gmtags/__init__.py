@@ -1,0 +1,25 @@
+"""gmtags: makes an AI game master play by the rules.
+
+The public interface of SPEC §1: load a ruleset, hold a snapshot, process a
+response. `StreamProcessor` is not here yet: the stream filter has not landed.
+"""
+
+from gmtags.errors import Problem, RulesetError, SnapshotError
+from gmtags.limits import Limits
+from gmtags.process import ProcessResult, process
+from gmtags.ruleset import Ruleset, load_ruleset
+from gmtags.state.snapshot import Snapshot
+from gmtags.tags.receipt import Receipt
+
+__all__ = [
+    "Limits",
+    "Problem",
+    "ProcessResult",
+    "Receipt",
+    "Ruleset",
+    "RulesetError",
+    "Snapshot",
+    "SnapshotError",
+    "load_ruleset",
+    "process",
+]

@@ -1,0 +1,1 @@
+"""Applies parsed tags to snapshots: one handler per tag name."""

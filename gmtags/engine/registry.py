@@ -1,0 +1,22 @@
+"""The table from tag name to handler (STYLE 1: handlers are data, not an if-chain).
+
+A new tag is a new module plus one line here; the scanner never changes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from types import MappingProxyType
+
+from gmtags.engine.clock import apply_clock
+from gmtags.engine.unsupported import apply_unsupported
+from gmtags.typing import TagHandler
+
+HANDLERS: Mapping[str, TagHandler] = MappingProxyType(
+    {
+        "clock": apply_clock,
+        # Sheets and checks refuse with reason="unsupported" until their issues land.
+        "sheet": apply_unsupported,
+        "skill_check": apply_unsupported,
+    }
+)

@@ -1,0 +1,121 @@
+"""`process`: apply every tag of one response, in order, to a snapshot (SPEC §1).
+
+The pipeline is scan → parse → dispatch → render. `process` never raises on
+any response text: a tag that cannot be read, or that comes past the command
+limit, becomes a refused receipt and the narration around it passes through.
+"""
+
+from __future__ import annotations
+
+import random
+import secrets
+from dataclasses import dataclass
+
+from gmtags.engine.context import Context
+from gmtags.engine.registry import HANDLERS
+from gmtags.limits import DEFAULT_LIMITS, Limits
+from gmtags.log import get_logger
+from gmtags.ruleset.model import Ruleset
+from gmtags.state.snapshot import Snapshot
+from gmtags.tags.parse import ParsedTag, parse_span
+from gmtags.tags.receipt import ENGINE_ATTRS, Receipt, refused
+from gmtags.tags.render import Placed, card_text, display_text, receipt_text
+from gmtags.tags.scan import find_spans
+from gmtags.text import clean_value
+
+_log = get_logger()
+
+
+@dataclass(frozen=True, slots=True)
+class ProcessResult:
+    """What one response became: receipts text, display text, the new snapshot."""
+
+    source: str
+    text: str
+    display: str
+    snapshot: Snapshot
+    placed: tuple[Placed, ...]
+    seed: int
+
+    @property
+    def receipts(self) -> list[Receipt]:
+        """One receipt per tag, in response order."""
+        return [item.receipt for item in self.placed]
+
+    @property
+    def cards(self) -> str:
+        """The narration with a one-line card where each tag was."""
+        return card_text(self.source, self.placed)
+
+
+def new_seed() -> int:
+    """A fresh seed for `seed=None`; it is kept on the result so the run can be replayed."""
+    return secrets.randbits(63)
+
+
+def _pairs(tag: ParsedTag) -> tuple[tuple[str, str | None], ...]:
+    return tuple((attr.key, attr.value) for attr in tag.attrs)
+
+
+def _malformed(tag: ParsedTag, limits: Limits) -> Receipt:
+    body = clean_value(
+        tag.raw[tag.raw.find(":") + 1 :].removesuffix("]"), limits.receipt_value_length
+    )
+    echo = (*_pairs(tag), ("raw", body)) if body else _pairs(tag)
+    return refused(tag.name, _pairs(tag), echo, "malformed")
+
+
+def apply_tag(tag: ParsedTag, snapshot: Snapshot, context: Context) -> tuple[Snapshot, Receipt]:
+    """Dispatch one well-formed tag to its handler. A handler bug refuses, never escapes."""
+    try:
+        applied = HANDLERS[tag.name](tag, snapshot, context)
+    except Exception:  # a bug must not cost the player the narration
+        _log.exception("command.failed", tag=tag.raw)
+        return snapshot, refused(tag.name, _pairs(tag), _pairs(tag), "internal-error")
+    return applied.snapshot, applied.receipt
+
+
+def process(
+    text: str,
+    ruleset: Ruleset,
+    snapshot: Snapshot | None = None,
+    seed: int | None = None,
+    *,
+    limits: Limits = DEFAULT_LIMITS,
+) -> ProcessResult:
+    """Apply every tag in `text` in order and rewrite each with its receipt.
+
+    The same text, ruleset, snapshot and seed always give the same result.
+    """
+    if not isinstance(text, str):
+        raise TypeError("process() needs the response as str")
+    state = Snapshot() if snapshot is None else snapshot
+    seed = new_seed() if seed is None else seed
+    context = Context(ruleset, random.Random(seed), limits)
+    placed: list[Placed] = []
+    for count, span in enumerate(find_spans(text, limits), start=1):
+        tag = parse_span(text, span, ENGINE_ATTRS[span.name])
+        if count > limits.commands_per_response:
+            receipt = refused(tag.name, _pairs(tag), _pairs(tag), "too-many")
+        elif tag.malformed:
+            receipt = _malformed(tag, limits)
+        else:
+            state, receipt = apply_tag(tag, state, context)
+        _log.info(
+            "command.applied",
+            tag=tag.name,
+            result=receipt.result,
+            reason=receipt.reason,
+            receipt=receipt.render(),
+            discarded=tag.discarded or None,
+        )
+        placed.append(Placed(span.start, span.end, receipt))
+    frozen = tuple(placed)
+    return ProcessResult(
+        source=text,
+        text=receipt_text(text, frozen),
+        display=display_text(text, frozen),
+        snapshot=state,
+        placed=frozen,
+        seed=seed,
+    )

@@ -1,0 +1,6 @@
+"""Pydantic models of the ruleset file and its import validation."""
+
+from gmtags.ruleset.load import load_ruleset
+from gmtags.ruleset.model import Ruleset
+
+__all__ = ["Ruleset", "load_ruleset"]

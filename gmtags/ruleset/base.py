@@ -1,0 +1,41 @@
+"""Building blocks of the ruleset models: the strict base model and text types."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from pydantic import AfterValidator, BaseModel, ConfigDict, StringConstraints
+
+from gmtags.text import prompt_safe_problem
+
+
+class RulesetModel(BaseModel):
+    """A strict, frozen part of the ruleset file: unknown keys and wrong types are refused.
+
+    Keys keep the file's camelCase names as aliases (`penaltyFrom`), with
+    snake_case attribute names in Python.
+    """
+
+    model_config = ConfigDict(
+        extra="forbid", frozen=True, strict=True, populate_by_name=True, validate_default=True
+    )
+
+
+def _prompt_safe(value: str) -> str:
+    problem = prompt_safe_problem(value)
+    if problem is not None:
+        raise ValueError(f"prompt-safe text {problem}")
+    return value
+
+
+def prompt_safe(max_length: int) -> object:
+    """Annotated `str` type: prompt-safe text (SCHEMA-NOTES §1) of at most `max_length`."""
+    return Annotated[str, StringConstraints(max_length=max_length), AfterValidator(_prompt_safe)]
+
+
+PromptSafe80 = Annotated[str, StringConstraints(max_length=80), AfterValidator(_prompt_safe)]
+PromptSafe160 = Annotated[str, StringConstraints(max_length=160), AfterValidator(_prompt_safe)]
+PromptSafe400 = Annotated[str, StringConstraints(max_length=400), AfterValidator(_prompt_safe)]
+PromptSafe16000 = Annotated[str, StringConstraints(max_length=16000), AfterValidator(_prompt_safe)]
+RulesetId = Annotated[str, StringConstraints(max_length=64, pattern=r"^[a-z0-9]+(-[a-z0-9]+)*$")]
+SheetId = Annotated[str, StringConstraints(max_length=40, pattern=r"^[a-z][a-z0-9_]*$")]

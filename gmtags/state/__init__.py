@@ -1,0 +1,1 @@
+"""The game-state snapshot and its transitions."""

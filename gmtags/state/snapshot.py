@@ -1,0 +1,189 @@
+"""The snapshot (game state) model with the storage names of SPEC §4.
+
+Snapshots are immutable values: every transition builds a new one through
+`model_validate`, so a new snapshot is checked exactly like one read from a
+file. Keys gmtags does not own are kept (extra="allow") so nothing a front end
+stored is lost on a round trip.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from typing import Annotated, Any, Self
+
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    StrictFloat,
+    StrictInt,
+    ValidationError,
+    model_validator,
+)
+
+from gmtags.errors import Problem, SnapshotError, json_path
+from gmtags.state.names import PARTY_KEY, normalize_name
+from gmtags.text import has_control
+
+Number = StrictInt | StrictFloat
+Scalar = StrictInt | StrictFloat | bool | str | None
+
+
+class StateModel(BaseModel):
+    """A frozen part of the snapshot that keeps keys it does not know."""
+
+    model_config = ConfigDict(extra="allow", frozen=True, populate_by_name=True)
+
+
+class SkillEntry(StateModel):
+    """A trained skill or save: its tier id and its free bonus."""
+
+    tier: str
+    bonus: Number = 0
+
+
+class CharacterCard(StateModel):
+    """One character's permanent sheet (`gameCharacterCards.<name>`)."""
+
+    abilities: dict[str, Number] = {}
+    skills: dict[str, SkillEntry | str] = {}
+    saves: dict[str, SkillEntry | str] = {}
+    bonuses: dict[str, Number] = {}
+    fields: dict[str, Scalar] = {}
+    lists: dict[str, list[dict[str, Any]]] = {}
+    picks: list[str] = []
+    items: list[Any] = []
+
+
+class PartySheet(StateModel):
+    """The shared party sheet's permanent values (`gamePartySheet`)."""
+
+    fields: dict[str, Scalar] = {}
+    lists: dict[str, list[dict[str, Any]]] = {}
+
+
+class LiveEntry(StateModel):
+    """Live values of one character, or of the party (`rulesetLive.<name>`).
+
+    Sparse: a value at its starting value need not be stored (SPEC §4).
+    """
+
+    pools: dict[str, StrictInt] = {}
+    temp: dict[str, StrictInt] = {}
+    tracks: dict[str, StrictInt] = {}
+    marks: dict[str, list[str]] = {}
+    overflow: dict[str, StrictInt] = {}
+    states: dict[str, str] = {}
+    conditions: list[str] = []
+    text: dict[str, str] = {}
+
+
+class Clock(StateModel):
+    """One progress clock (002, clocks): `filled` of `size` segments."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    name: Annotated[str, Field(min_length=1, max_length=100)]
+    size: Annotated[StrictInt, Field(ge=2, le=12)]
+    filled: Annotated[StrictInt, Field(ge=0)]
+
+    @model_validator(mode="after")
+    def _within_size(self) -> Self:
+        if self.filled > self.size:
+            raise ValueError(f"clock {self.name!r} is filled past its size")
+        if not clock_name_ok(self.name):
+            raise ValueError(f"clock name {self.name!r} is not a valid clock name")
+        return self
+
+
+def clock_name_ok(name: str) -> bool:
+    """002: 1–100 characters, one line, no double quotes, brackets, control chars or `{{ }}`."""
+    return (
+        0 < len(name) <= 100
+        and not has_control(name)
+        and not any(ch in name for ch in '"\u201c\u201d[]')
+        and "{{" not in name
+        and "}}" not in name
+    )
+
+
+def clock_key(name: str) -> str:
+    """Clock names compare without regard to case (002)."""
+    return name.strip().casefold()
+
+
+class Snapshot(StateModel):
+    """The whole game state a response is applied to (SPEC §4). `Snapshot()` is empty."""
+
+    game_character_cards: dict[str, CharacterCard] = Field(default={}, alias="gameCharacterCards")
+    game_party_sheet: PartySheet | None = Field(default=None, alias="gamePartySheet")
+    ruleset_live: dict[str, LiveEntry] = Field(default={}, alias="rulesetLive")
+    ruleset_clocks: tuple[Clock, ...] = Field(default=(), alias="rulesetClocks")
+
+    @model_validator(mode="before")
+    @classmethod
+    def _normalise_live_keys(cls, data: Any) -> Any:
+        """SPEC §4: `rulesetLive` is keyed by normalised names; `$party` is reserved."""
+        if not isinstance(data, dict):
+            return data
+        live = data.get("rulesetLive", data.get("ruleset_live"))
+        if not isinstance(live, dict):
+            return data
+        keyed: dict[str, Any] = {}
+        for name, entry in live.items():
+            key = name if name == PARTY_KEY else normalize_name(str(name))
+            if key in keyed:
+                raise ValueError(f"rulesetLive: two entries normalise to {key!r}")
+            keyed[key] = entry
+        field = "rulesetLive" if "rulesetLive" in data else "ruleset_live"
+        return {**data, field: keyed}
+
+    @model_validator(mode="after")
+    def _distinct_clocks(self) -> Self:
+        seen: set[str] = set()
+        for clock in self.ruleset_clocks:
+            key = clock_key(clock.name)
+            if key in seen:
+                raise ValueError(f"rulesetClocks: two clocks are named {clock.name!r}")
+            seen.add(key)
+        return self
+
+    def to_json_dict(self) -> dict[str, Any]:
+        """The snapshot as JSON data with storage names; values at their default are left out."""
+        return self.model_dump(mode="json", by_alias=True, exclude_defaults=True)
+
+    def to_json(self, indent: int | None = None) -> str:
+        """The snapshot as JSON text (keys in model order, UTF-8 kept as is)."""
+        return json.dumps(self.to_json_dict(), ensure_ascii=False, indent=indent)
+
+    def with_clocks(self, clocks: tuple[Clock, ...]) -> Snapshot:
+        """A new snapshot whose clocks are `clocks` (each already a validated `Clock`).
+
+        `model_copy` does not validate, so the one snapshot-wide rule on clocks
+        (distinct names) is checked here.
+        """
+        keys = {clock_key(clock.name) for clock in clocks}
+        if len(keys) != len(clocks):
+            raise ValueError("two clocks would share a name")
+        return self.model_copy(update={"ruleset_clocks": tuple(clocks)})
+
+
+def load_snapshot(source: str | os.PathLike[str] | dict[str, Any]) -> Snapshot:
+    """Read a snapshot from a JSON file or object; `SnapshotError` names every bad path."""
+    if isinstance(source, dict):
+        data: Any = source
+    else:
+        with open(source, encoding="utf-8") as handle:
+            text = handle.read()
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as error:
+            message = f"not valid JSON: {error.msg} at line {error.lineno}, column {error.colno}"
+            raise SnapshotError([Problem("(file)", message)]) from None
+    try:
+        return Snapshot.model_validate(data)
+    except ValidationError as error:
+        raise SnapshotError(
+            Problem(json_path(item["loc"]), item["msg"]) for item in error.errors()
+        ) from None

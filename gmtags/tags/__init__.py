@@ -1,0 +1,1 @@
+"""Finding tags in a response, parsing them, and writing receipts."""

@@ -1,0 +1,88 @@
+"""Receipts: the tag as the engine rewrites it (SPEC §3).
+
+A receipt is the tag name and an ordered list of attributes; it renders as
+`[name: key="value" flag key="value"]` with straight quotes and cleaned values,
+so every receipt parses again as the tag it is.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from gmtags.limits import DEFAULT_LIMITS
+from gmtags.text import clean_value
+
+# SPEC §2: attributes only the engine writes. A model that writes them is
+# discarded, so it cannot forge a result.
+_COMMON = frozenset({"result", "reason", "now", "raw"})
+ENGINE_ATTRS: dict[str, frozenset[str]] = {
+    "clock": _COMMON,
+    "sheet": _COMMON,
+    "skill_check": _COMMON
+    | frozenset(
+        {
+            "rolls", "used", "modifier", "total", "resolution", "dice", "pool", "auto",
+            "rerolled", "penalty", "adjust", "effects", "from", "automatic", "complication",
+            "exact", "highest", "zerodice", "darkhighest", "darkoutcome", "symbols",
+            "thrown", "symboldetails", "unmodified", "outcome", "successes", "against",
+        }
+    ),
+}  # fmt: skip
+
+Pairs = tuple[tuple[str, str | None], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Receipt:
+    """One applied (or refused) tag.
+
+    `inputs` are the attributes the model wrote (engine-written ones removed);
+    `outputs` are every attribute of the rewritten tag, in receipt order;
+    `card` is a one-line summary for a person.
+    """
+
+    tag: str
+    inputs: Pairs
+    outputs: Pairs
+    card: str
+
+    @property
+    def result(self) -> str:
+        """The `result=` of the receipt: ok, refused, success, failure, …"""
+        return dict(self.outputs).get("result") or ""
+
+    @property
+    def reason(self) -> str | None:
+        """The refusal reason, when the receipt has one."""
+        return dict(self.outputs).get("reason")
+
+    def attr(self, key: str) -> str | None:
+        """One output attribute's value (None when absent or a bare flag)."""
+        return dict(self.outputs).get(key)
+
+    def render(self) -> str:
+        """The receipt as tag text."""
+        return render_tag(self.tag, self.outputs)
+
+    def as_dict(self) -> dict[str, object]:
+        """A JSON-friendly view: tag name, input attributes, output attributes."""
+        return {"tag": self.tag, "inputs": dict(self.inputs), "outputs": dict(self.outputs)}
+
+
+def render_tag(name: str, attrs: Iterable[tuple[str, str | None]]) -> str:
+    """`[name: key="value" flag]`, values cleaned so the text always parses as one tag."""
+    limit = DEFAULT_LIMITS.receipt_value_length
+    parts = [
+        key if value is None else f'{key}="{clean_value(value, limit)}"' for key, value in attrs
+    ]
+    return f"[{name}: {' '.join(parts)}]" if parts else f"[{name}:]"
+
+
+def refused(
+    tag: str, inputs: Pairs, echo: Pairs, reason: str, card_subject: str | None = None
+) -> Receipt:
+    """A refused receipt: the echoed attributes, then `result="refused" reason=…`."""
+    outputs = (*echo, ("result", "refused"), ("reason", reason))
+    subject = f"{tag} {card_subject}" if card_subject else tag
+    return Receipt(tag, inputs, outputs, f"«{subject}: refused ({reason})»")

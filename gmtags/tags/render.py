@@ -1,0 +1,98 @@
+"""Lay receipts back into the response: receipt text, display narration, dice cards.
+
+SPEC §1 and §3: the saved text keeps every tag rewritten as its receipt; the
+display narration hides tags (a line holding only tags goes, line break and
+all; an inline tag goes with one adjacent space); the card view puts a
+one-line summary where each tag was.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from gmtags.tags.receipt import Receipt
+
+
+@dataclass(frozen=True, slots=True)
+class Placed:
+    """A receipt and the span `[start, end)` its tag occupied in the response."""
+
+    start: int
+    end: int
+    receipt: Receipt
+
+
+def _replace(text: str, placed: Sequence[Placed], pieces: Sequence[str]) -> str:
+    out: list[str] = []
+    pos = 0
+    for item, piece in zip(placed, pieces, strict=True):
+        out.append(text[pos : item.start])
+        out.append(piece)
+        pos = item.end
+    out.append(text[pos:])
+    return "".join(out)
+
+
+def receipt_text(text: str, placed: Sequence[Placed]) -> str:
+    """The response with every tag rewritten as its receipt."""
+    return _replace(text, placed, [item.receipt.render() for item in placed])
+
+
+def card_text(text: str, placed: Sequence[Placed]) -> str:
+    """The response with every tag replaced by its one-line card."""
+    return _replace(text, placed, [item.receipt.card for item in placed])
+
+
+def display_text(text: str, placed: Sequence[Placed]) -> str:
+    """The narration a player reads: tags hidden cleanly."""
+    if not placed:
+        return text
+    cuts: list[tuple[int, int]] = []
+    i = 0
+    while i < len(placed):
+        line_start = text.rfind("\n", 0, placed[i].start) + 1
+        newline = text.find("\n", placed[i].start)
+        line_end = len(text) if newline < 0 else newline + 1
+        j = i
+        while j < len(placed) and placed[j].start < line_end:
+            j += 1
+        line_tags = placed[i:j]
+        if _only_tags(text, line_start, line_end, line_tags):
+            cuts.append((line_start, line_end))
+        else:
+            cuts.extend(_inline_cuts(text, line_tags, line_start, line_end))
+        i = j
+    out: list[str] = []
+    pos = 0
+    for start, end in cuts:
+        out.append(text[pos:start])
+        pos = end
+    out.append(text[pos:])
+    return "".join(out)
+
+
+def _only_tags(text: str, start: int, end: int, tags: Sequence[Placed]) -> bool:
+    pos = start
+    for item in tags:
+        if text[pos : item.start].strip():
+            return False
+        pos = item.end
+    return not text[pos:end].strip()
+
+
+def _inline_cuts(
+    text: str, tags: Sequence[Placed], line_start: int, line_end: int
+) -> list[tuple[int, int]]:
+    """Each tag with one adjacent space: the one before it, else the one after it."""
+    cuts: list[tuple[int, int]] = []
+    taken = line_start  # nothing before this index may be cut again
+    for item in tags:
+        start, end = item.start, item.end
+        if start > taken and text[start - 1] == " ":
+            start -= 1
+        elif end < line_end and text[end] == " ":
+            end += 1
+        cuts.append((start, end))
+        taken = end
+    return cuts

@@ -1,0 +1,78 @@
+"""Find candidate tag spans in a response with `regex` (SPEC §2).
+
+Scanning is kept apart from parsing: this module only says where a tag starts
+and where it ends. A span is `complete` when it has the shape of a tag (head,
+attributes, closing bracket, all on one line and within the length limit);
+the Lark grammar then decides whether it really parses. An incomplete span
+covers only what could be read, so a broken tag never swallows the narration
+after it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+import regex
+
+from gmtags.limits import Limits
+
+TAG_NAMES = ("skill_check", "sheet", "clock")
+FLAGS = ("clear",)
+"""The bare flags a broken tag may still be read with (a well-formed tag may hold any)."""
+
+
+def _ascii_caseless(word: str) -> str:
+    # ASCII-only case folding: `(?i)` would also let the long s (ſ) match "s".
+    return "".join(f"[{c.lower()}{c.upper()}]" if c.isalpha() else regex.escape(c) for c in word)
+
+
+_NAME = "|".join(_ascii_caseless(name) for name in TAG_NAMES)
+_QUOTED = r"[\"\u201c\u201d][^\"\u201c\u201d\r\n]*+[\"\u201c\u201d]"
+_KEY = r"[A-Za-z_][A-Za-z0-9_]*+"
+
+HEAD = regex.compile(rf"\[(?P<name>{_NAME})[ \t]*+:")
+# The shape of a whole tag after its head: anything but brackets, quotes and
+# line breaks, or a quoted value (which may hold brackets), then "]".
+_BODY = regex.compile(rf"(?:[^\]\[\r\n\"\u201c\u201d]++|{_QUOTED})*+\]")
+# What can be read of a broken tag: key="value" pairs (no brackets inside, so a
+# runaway quote cannot reach into the next tag) and the known bare flags.
+_SAFE_QUOTED = r"[\"\u201c\u201d][^\"\u201c\u201d\r\n\[\]]*+[\"\u201c\u201d]"
+_FLAG = "|".join(FLAGS)
+_READABLE = regex.compile(
+    rf"(?:[ \t]*+(?:{_KEY}[ \t]*=[ \t]*{_SAFE_QUOTED}|(?:{_FLAG})(?![A-Za-z0-9_=])))*+"
+)
+# A broken tag still ends at the next "]" on its line, unless a "[" comes first.
+_CLOSE = regex.compile(r"[^\[\]\r\n]*+\]")
+
+
+@dataclass(frozen=True, slots=True)
+class Span:
+    """Where one candidate tag lies in the text: `text[start:end]`."""
+
+    start: int
+    end: int
+    name: str
+    complete: bool
+
+
+def find_spans(text: str, limits: Limits) -> Iterator[Span]:
+    """Yield every candidate tag span in order; spans never overlap."""
+    pos = 0
+    while True:
+        head = HEAD.search(text, pos)
+        if head is None:
+            return
+        start = head.start()
+        limit = min(len(text), start + limits.tag_length)
+        body = _BODY.match(text, head.end(), limit)
+        if body is not None:
+            span = Span(start, body.end(), head["name"].lower(), complete=True)
+        else:
+            readable = _READABLE.match(text, head.end(), limit)
+            readable_end = head.end() if readable is None else readable.end()
+            close = _CLOSE.match(text, readable_end, limit)
+            end = close.end() if close is not None else readable_end
+            span = Span(start, end, head["name"].lower(), complete=False)
+        yield span
+        pos = span.end

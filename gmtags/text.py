@@ -1,0 +1,52 @@
+"""Small text rules shared by every stage: prompt-safe text, receipt values, integers."""
+
+from __future__ import annotations
+
+import regex
+
+# SCHEMA-NOTES §1: prompt-safe text has no line breaks, no control characters,
+# no square brackets and no macro braces.
+_UNSAFE_CHAR = regex.compile(r"[\x00-\x1f\x7f\x85\u2028\u2029\[\]]")
+_CONTROL = regex.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+# Receipt values: whatever would stop the receipt from parsing again becomes a space.
+_RECEIPT_UNSAFE = regex.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029\"\u201c\u201d\[\]]")
+_SPACES = regex.compile(r"\s+")
+_INTEGER = regex.compile(r"[+-]?[0-9]+")
+
+
+def prompt_safe_problem(value: str) -> str | None:
+    """Why `value` is not prompt-safe text, or None when it is."""
+    if not value:
+        return "must not be empty"
+    if _UNSAFE_CHAR.search(value):
+        return "must be one line without control characters or square brackets"
+    if "{{" in value or "}}" in value:
+        return "must not contain macro braces {{ or }}"
+    return None
+
+
+def has_control(value: str) -> bool:
+    """True when `value` holds a control or line-break character."""
+    return _CONTROL.search(value) is not None
+
+
+def clean_value(value: str, limit: int) -> str:
+    """A value as a receipt writes it: unsafe characters become spaces, runs of space fold."""
+    cleaned = _SPACES.sub(" ", _RECEIPT_UNSAFE.sub(" ", value)).strip()
+    return cleaned[:limit].rstrip()
+
+
+def parse_int(value: str | None, digits: int) -> int | None:
+    """A signed decimal integer of at most `digits` digits, or None.
+
+    SPEC §8: numbers are read with a bounded length, so no tag can make the
+    engine work in proportion to a number it wrote.
+    """
+    if value is None:
+        return None
+    text = value.strip()
+    if not _INTEGER.fullmatch(text):
+        return None
+    if len(text.lstrip("+-")) > digits:
+        return None
+    return int(text)

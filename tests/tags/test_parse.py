@@ -1,0 +1,64 @@
+"""Parsing one span with the Lark grammar (SPEC §2)."""
+
+from __future__ import annotations
+
+from gmtags.limits import Limits
+from gmtags.tags.parse import Attr, parse_span, parser
+from gmtags.tags.receipt import ENGINE_ATTRS
+from gmtags.tags.scan import find_spans
+
+
+def parse(text: str, name: str = "clock"):  # type: ignore[no-untyped-def]
+    (span,) = list(find_spans(text, Limits()))
+    return parse_span(text, span, ENGINE_ATTRS[name])
+
+
+class TestGrammar:
+    def test_grammar_builds_in_strict_mode(self) -> None:
+        """The grammar has no colliding terminals (Lark strict=True)."""
+        tree = parser(strict=True).parse('[clock: name="A" clear]')
+        assert tree == [Attr("name", "A"), Attr("clear", None)]
+
+    def test_pairs_and_flags_in_order(self) -> None:
+        """Attributes keep the order the model wrote them in."""
+        tag = parse('[clock: name="A" clear tick="2"]')
+        assert tag.attrs == (Attr("name", "A"), Attr("clear", None), Attr("tick", "2"))
+        assert not tag.malformed
+
+    def test_curly_quotes(self) -> None:
+        """Curly and straight quotes both delimit a value."""
+        tag = parse('[clock: name=\u201cAlarm\u201d size=\u201d6"]')
+        assert tag.get("name") == "Alarm" and tag.get("size") == "6"
+
+    def test_keys_are_case_insensitive_for_lookup(self) -> None:
+        """`get` finds an attribute whatever case the model wrote its key in."""
+        tag = parse('[clock: NAME="A"]')
+        assert tag.get("name") == "A" and tag.has("Name")
+
+    def test_engine_attributes_are_discarded(self) -> None:
+        """result, now and reason written by the model are dropped and named."""
+        tag = parse('[clock: name="A" result="ok" Now="6/6" reason="x" tick="1"]')
+        assert [a.key for a in tag.attrs] == ["name", "tick"]
+        assert tag.discarded == ("result", "Now", "reason")
+
+    def test_check_result_attributes_are_discarded(self) -> None:
+        """A check cannot arrive with its own rolls, total or outcome."""
+        tag = parse(
+            '[skill_check: skill="Ward" rolls="20" total="30" outcome="Great"]', "skill_check"
+        )
+        assert [a.key for a in tag.attrs] == ["skill"]
+
+    def test_unquoted_value_is_malformed(self) -> None:
+        """`tick=2` does not parse; the readable pairs are kept."""
+        tag = parse('[clock: name="A" tick=2]')
+        assert tag.malformed and tag.attrs == (Attr("name", "A"),)
+
+    def test_duplicate_attribute_is_malformed(self) -> None:
+        """Two values for one key cannot be told apart: the tag is malformed."""
+        tag = parse('[clock: name="A" Name="B"]')
+        assert tag.malformed
+
+    def test_empty_body_parses(self) -> None:
+        """`[clock:]` parses with no attributes (the handler refuses it)."""
+        tag = parse("[clock:]")
+        assert not tag.malformed and tag.attrs == ()

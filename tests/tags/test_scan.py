@@ -1,0 +1,79 @@
+"""Finding candidate tag spans (SPEC §2)."""
+
+from __future__ import annotations
+
+import itertools
+
+from gmtags.limits import Limits
+from gmtags.tags.scan import Span, find_spans
+
+LIMITS = Limits()
+
+
+def spans(text: str) -> list[tuple[str, str, bool]]:
+    return [(s.name, text[s.start : s.end], s.complete) for s in find_spans(text, LIMITS)]
+
+
+class TestFindSpans:
+    def test_three_names_case_insensitive(self) -> None:
+        """skill_check, sheet and clock are found in any ASCII case, spaces around the colon."""
+        text = '[CLOCK: a="1"] [Sheet :b="2"] [skill_CHECK  :  c="3"]'
+        assert [name for name, _, _ in spans(text)] == ["clock", "sheet", "skill_check"]
+
+    def test_other_brackets_are_not_candidates(self) -> None:
+        """[OOC: …], [1], links, near-miss names and a space after the bracket are narration."""
+        text = '[OOC: x] [1] [a](b) [clocks: a="1"] [ clock: a="1"] [clock] [sheet a="1"]'
+        assert spans(text) == []
+
+    def test_long_s_does_not_fold_to_s(self) -> None:
+        """Name matching is ASCII-only: "ſheet" (long s) is not "sheet"."""
+        assert spans('[ſheet: op="spend"]') == []
+
+    def test_quoted_brackets_stay_inside_the_tag(self) -> None:
+        """A quoted value may hold "]" without ending the tag."""
+        assert spans('[clock: name="a]b" tick="1"] x') == [
+            ("clock", '[clock: name="a]b" tick="1"]', True)
+        ]
+
+    def test_unclosed_tag_takes_only_what_it_can_read(self) -> None:
+        """Without a closing bracket the span ends after the readable attributes."""
+        assert spans('[clock: name="A" size="6" The guards shout.') == [
+            ("clock", '[clock: name="A" size="6"', False)
+        ]
+
+    def test_garbage_inside_brackets_is_left_to_the_grammar(self) -> None:
+        """A bracketed tag with garbage has the shape of a tag; the grammar refuses it later."""
+        assert spans('[clock: name="A" tick=2] after') == [
+            ("clock", '[clock: name="A" tick=2]', True)
+        ]
+
+    def test_unterminated_quote_ends_at_the_bracket(self) -> None:
+        """A tag whose quote never closes still ends at the next "]" on its line."""
+        assert spans('[clock: name="A tick=2] after') == [
+            ("clock", '[clock: name="A tick=2]', False)
+        ]
+
+    def test_broken_tag_does_not_reach_into_the_next_tag(self) -> None:
+        """An unterminated quote stops at a "[" so the next tag is found on its own."""
+        text = '[clock: name="A tick="1" [clock: name="B" tick="1"]'
+        found = spans(text)
+        assert found[-1] == ("clock", '[clock: name="B" tick="1"]', True)
+        assert len(found) == 2
+
+    def test_tag_stays_on_one_line(self) -> None:
+        """A line break inside a quote ends the candidate before it."""
+        found = spans('[clock: name="A\nB" size="4"]')
+        assert found == [("clock", "[clock:", False)]
+
+    def test_length_limit(self) -> None:
+        """A tag longer than the limit from "[" to "]" is not complete."""
+        long_value = "x" * 5000
+        found = list(find_spans(f'[clock: name="{long_value}"]', LIMITS))
+        assert len(found) == 1 and not found[0].complete
+        assert found[0].end - found[0].start <= LIMITS.tag_length
+
+    def test_spans_never_overlap(self) -> None:
+        """Spans come in order and never overlap."""
+        text = '[clock: a="1"][clock: b="2"] [sheet: [clock: c="3"]'
+        found: list[Span] = list(find_spans(text, LIMITS))
+        assert all(a.end <= b.start for a, b in itertools.pairwise(found))

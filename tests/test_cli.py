@@ -1,0 +1,142 @@
+"""The command line (SPEC §1): outputs, exit codes, and no tracebacks."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import FIXTURES, REFERENCE_RULESETS
+
+RULESET = str(FIXTURES / "rulesets" / "clocks-default.json")
+
+
+def gmtags(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-c", "from gmtags.cli import run; run()", *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+
+
+class TestProcessCommand:
+    def test_receipts_from_stdin(self) -> None:
+        """`process` reads stdin and prints the reply with receipts."""
+        out = gmtags(
+            "process", "--ruleset", RULESET, "--seed", "1", stdin='a [clock: name="A" size="4"]'
+        )
+        assert out.returncode == 0
+        assert out.stdout == 'a [clock: name="A" size="4" result="ok" now="0/4"]'
+
+    def test_display_and_state_out(self, tmp_path: Path) -> None:
+        """--display hides tags; --state-out writes the snapshot after the reply."""
+        reply = tmp_path / "reply.txt"
+        reply.write_text('Bell.\n[clock: name="A" size="4"]\nRun.')
+        state = tmp_path / "out.json"
+        out = gmtags(
+            "process", "--ruleset", RULESET, "--display", "--state-out", str(state), str(reply)
+        )
+        assert out.returncode == 0 and out.stdout == "Bell.\nRun."
+        assert json.loads(state.read_text()) == {
+            "rulesetClocks": [{"name": "A", "size": 4, "filled": 0}]
+        }
+
+    def test_state_in(self, tmp_path: Path) -> None:
+        """--state starts from a saved snapshot."""
+        state = tmp_path / "s.json"
+        state.write_text(json.dumps({"rulesetClocks": [{"name": "A", "size": 4, "filled": 3}]}))
+        out = gmtags(
+            "process",
+            "--ruleset",
+            RULESET,
+            "--state",
+            str(state),
+            "--cards",
+            stdin='[clock: name="A" tick="1"]',
+        )
+        assert out.stdout == "«A: +1 → 4/4 (full)»"
+
+    @pytest.mark.parametrize(
+        ("args", "message"),
+        [
+            (["--ruleset", "/nonexistent.json"], "ruleset file not found"),
+            (["--ruleset", RULESET, "--state", "/nonexistent.json"], "state file not found"),
+            (["--ruleset", RULESET, "/nonexistent.txt"], "input file not found"),
+        ],
+    )
+    def test_missing_files_exit_1(self, args: list[str], message: str) -> None:
+        """A missing file is invalid input: exit 1 and one clear line, no traceback."""
+        out = gmtags("process", *args)
+        assert out.returncode == 1
+        assert message in out.stderr and "Traceback" not in out.stderr
+
+    def test_bad_state_names_the_path(self, tmp_path: Path) -> None:
+        """An invalid snapshot exits 1 naming the bad path."""
+        state = tmp_path / "s.json"
+        state.write_text(json.dumps({"rulesetClocks": [{"name": "A", "size": 4, "filled": 9}]}))
+        out = gmtags("process", "--ruleset", RULESET, "--state", str(state))
+        assert out.returncode == 1 and "rulesetClocks.0" in out.stderr
+
+    def test_bad_json_state(self, tmp_path: Path) -> None:
+        """A state file that is not JSON exits 1 with the line and column."""
+        state = tmp_path / "s.json"
+        state.write_text("{")
+        out = gmtags("process", "--ruleset", RULESET, "--state", str(state))
+        assert out.returncode == 1 and "not valid JSON" in out.stderr
+
+    def test_usage_error_exit_2(self) -> None:
+        """A missing required option is a usage error: exit 2."""
+        assert gmtags("process").returncode == 2
+        assert gmtags("process", "--ruleset", RULESET, "--display", "--cards").returncode == 2
+
+
+class TestValidateCommand:
+    def test_valid(self) -> None:
+        """A ruleset that imports exits 0."""
+        out = gmtags("validate", str(REFERENCE_RULESETS / "gravewatch.json"))
+        assert out.returncode == 0 and "Gravewatch" in out.stdout
+
+    def test_invalid_lists_every_path(self, tmp_path: Path) -> None:
+        """An invalid ruleset exits 1 listing every error with its path."""
+        data = json.loads(Path(RULESET).read_text())
+        data["version"] = 0
+        data["clocks"] = {"max": 99}
+        path = tmp_path / "r.json"
+        path.write_text(json.dumps(data))
+        out = gmtags("validate", str(path))
+        assert out.returncode == 1
+        assert "version:" in out.stderr and "clocks.max:" in out.stderr
+        assert "Traceback" not in out.stderr
+
+    def test_not_json(self, tmp_path: Path) -> None:
+        """A ruleset file that is not JSON exits 1."""
+        path = tmp_path / "r.json"
+        path.write_text("not json")
+        out = gmtags("validate", str(path))
+        assert out.returncode == 1 and "not valid JSON" in out.stderr
+
+    def test_folder_instead_of_file(self, tmp_path: Path) -> None:
+        """A folder given as the ruleset exits 1 with a clear message."""
+        out = gmtags("validate", str(tmp_path))
+        assert out.returncode == 1 and "folder" in out.stderr
+
+
+class TestDemoCommand:
+    def test_demo_shows_the_reply_as_a_player_sees_it(self) -> None:
+        """`gmtags demo` prints the display narration, the cards and the receipts."""
+        out = gmtags("demo")
+        assert out.returncode == 0
+        assert "What the player reads" in out.stdout
+        assert 'result="ok" now="2/6"' in out.stdout
+        assert "«Alarm raised: +2 → 2/6»" in out.stdout
+
+    def test_verbose_logs_to_stderr(self) -> None:
+        """-v logs one command.applied event per command to stderr, none to stdout."""
+        out = gmtags("-v", "demo")
+        assert out.stderr.count("event='command.applied'") == 5
+        assert "command.applied" not in out.stdout
