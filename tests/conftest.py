@@ -10,8 +10,8 @@ from gmtags import Ruleset, load_ruleset
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "fixtures"
-SHARED = ROOT.parent / "shared"
-REFERENCE_RULESETS = SHARED / "reference" / "rulesets"
+# Unmodified copies of shared/reference/rulesets (licences inside each file; see SOURCES.md).
+REFERENCE_RULESETS = FIXTURES / "rulesets" / "reference"
 
 
 @pytest.fixture(scope="session")
