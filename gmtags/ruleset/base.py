@@ -17,7 +17,12 @@ class RulesetModel(BaseModel):
     """
 
     model_config = ConfigDict(
-        extra="forbid", frozen=True, strict=True, populate_by_name=True, validate_default=True
+        extra="forbid",
+        frozen=True,
+        strict=True,
+        validate_by_alias=True,
+        validate_by_name=False,
+        validate_default=True,
     )
 
 

@@ -1,6 +1,9 @@
 """The ruleset file's top level (SCHEMA-NOTES §2, plus what the seeds add).
 
-The top level, `license`, `coverage` and `clocks` are validated in full here.
+The top level, `license`, `coverage` and `clocks` are validated in full here;
+`sheet`, `rests` and `party` by their own modules (`sheet.py`, `rests.py`,
+`party.py`), and the keys of `resolution` that every kind shares by
+`resolution_common.py`, while `resolution` itself stays the JSON object it is.
 The other sections are kept as the JSON objects they are (never dropped) and
 validated by their own modules as they land; which of them gmtags executes is
 said in the README.
@@ -8,9 +11,10 @@ said in the README.
 
 from __future__ import annotations
 
+from functools import cached_property
 from typing import Annotated, Any, Literal
 
-from pydantic import Field, StringConstraints
+from pydantic import Field, StringConstraints, field_validator
 
 from gmtags.ruleset.base import (
     PromptSafe80,
@@ -21,6 +25,10 @@ from gmtags.ruleset.base import (
     RulesetModel,
 )
 from gmtags.ruleset.clocks import ClocksConfig
+from gmtags.ruleset.party import Party
+from gmtags.ruleset.resolution_common import ResolutionCommon
+from gmtags.ruleset.rests import Rest
+from gmtags.ruleset.sheet import Sheet
 
 JsonObject = dict[str, Any]
 
@@ -55,8 +63,8 @@ class Ruleset(RulesetModel):
     license: License | None = None
     coverage: Coverage
     resolution: JsonObject
-    sheet: JsonObject
-    rests: Annotated[list[JsonObject], Field(max_length=12)] = []
+    sheet: Sheet
+    rests: Annotated[list[Rest], Field(max_length=12)] = []
     gm: JsonObject
     catalogs: Annotated[list[JsonObject], Field(max_length=12)] | None = None
     items: JsonObject | None = None
@@ -64,8 +72,22 @@ class Ruleset(RulesetModel):
     combat: JsonObject | None = None
     layers: Annotated[list[JsonObject], Field(max_length=12)] | None = None
     clocks: ClocksConfig | None = None
-    party: JsonObject | None = None
+    party: Party | None = None
     gm_reference: PromptSafe16000 | None = Field(default=None, alias="gmReference")
+
+    @field_validator("resolution")
+    @classmethod
+    def _shared_resolution_keys(cls, resolution: JsonObject) -> JsonObject:
+        """Validate the keys every kind shares; errors keep their `resolution.…` paths."""
+        ResolutionCommon.model_validate(resolution)
+        return resolution
+
+    @cached_property
+    def resolution_common(self) -> ResolutionCommon:
+        """The keys of `resolution` every kind shares (`abilityModifier`, `proficiencyTiers`,
+        `proficiency`, `penaltyFrom`, `adjust`), as a model; `resolution` stays the raw object.
+        """
+        return ResolutionCommon.model_validate(self.resolution)
 
     @property
     def resolution_kind(self) -> str | None:
