@@ -1,6 +1,7 @@
-"""Speed of the tag pipeline: run with `make bench` (not part of CI).
+"""Speed of gmtags: run with `make bench` (not part of CI).
 
-Reports, in one run:
+Reports, in one run, the pipeline numbers below and then every
+`benchmarks/bench_*.py` module's `main()`:
 - MB/s of `process` on a 5 MB reply with no tags (narration with stray brackets);
 - MB/s of a bare `regex` search for "[" over the same text, as the reference;
 - µs per `[clock:]` tag, on replies of 40 ticks.
@@ -8,6 +9,7 @@ Reports, in one run:
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import time
 from collections.abc import Callable
@@ -54,5 +56,18 @@ def main() -> None:
     print(f"[clock:] tag:            {seconds / (rounds * 40) * 1e6:8.1f} µs per tag")
 
 
-if __name__ == "__main__":
+def run_all() -> None:
+    """The pipeline benchmark, then each `bench_*.py` module beside this file."""
     main()
+    for path in sorted(Path(__file__).resolve().parent.glob("bench_*.py")):
+        spec = importlib.util.spec_from_file_location(path.stem, path)
+        if spec is None or spec.loader is None:
+            continue
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        print(f"-- {path.stem}")
+        module.main()
+
+
+if __name__ == "__main__":
+    run_all()

@@ -74,11 +74,16 @@ class Adjust(RulesetModel):
     abilities: Annotated[list[SheetId], Field(min_length=1, max_length=12)] | None = None
 
 
+ResolutionKind = Literal["dice-sum", "dice-pool", "dice-highest", "roll-against", "symbol-pool"]
+"""000, "Tipos de resolución": the five kinds a ruleset can resolve checks with."""
+
+
 class ResolutionCommon(RulesetModel):
     """The shared part of `resolution`; the kind's own keys are kept and not read here."""
 
     model_config = ConfigDict(extra="allow")
 
+    kind: ResolutionKind
     ability_modifier: AbilityModifier = Field(alias="abilityModifier")
     proficiency: Proficiency | None = None
     proficiency_tiers: Annotated[list[ProficiencyTier], Field(min_length=1, max_length=12)] = Field(

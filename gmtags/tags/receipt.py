@@ -30,6 +30,8 @@ ENGINE_ATTRS: dict[str, frozenset[str]] = {
     ),
 }  # fmt: skip
 
+_ENGINE_OUTPUTS = frozenset({"result", "reason", "now", "raw"})
+
 Pairs = tuple[tuple[str, str | None], ...]
 
 
@@ -71,11 +73,31 @@ class Receipt:
 
 
 def render_tag(name: str, attrs: Iterable[tuple[str, str | None]]) -> str:
-    """`[name: key="value" flag]`, values cleaned so the text always parses as one tag."""
-    limit = DEFAULT_LIMITS.receipt_value_length
+    """`[name: key="value" flag]`, values cleaned so the text always parses as one tag.
+
+    A receipt never outgrows the tag length limit, so it always scans again as
+    one tag: when the echoed attributes would make it too long, the last ones
+    the model wrote are left out; what the engine wrote (`result`, `reason`,
+    `now`, …, always at the end) is kept.
+    """
+    limits = DEFAULT_LIMITS
     parts = [
-        key if value is None else f'{key}="{clean_value(value, limit)}"' for key, value in attrs
+        key if value is None else f'{key}="{clean_value(value, limits.receipt_value_length)}"'
+        for key, value in attrs
     ]
+    text = _join(name, parts)
+    if len(text) <= limits.tag_length:
+        return text
+    kept_tail = [part for part in parts if part.split("=", 1)[0] in _ENGINE_OUTPUTS]
+    head: list[str] = []
+    for part in parts:
+        if part in kept_tail or len(_join(name, [*head, part, *kept_tail])) > limits.tag_length:
+            continue
+        head.append(part)
+    return _join(name, [*head, *kept_tail])
+
+
+def _join(name: str, parts: list[str]) -> str:
     return f"[{name}: {' '.join(parts)}]" if parts else f"[{name}:]"
 
 

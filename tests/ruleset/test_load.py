@@ -134,3 +134,22 @@ class TestClocksConfig:
         """The edges of every range are accepted."""
         clocks = {"sizes": [2, 3, 4, 5, 6, 12], "max": 12, "text": "x" * 400}
         assert load_ruleset(with_changes(clocks=clocks)).clocks is not None
+
+
+class TestResolutionKind:
+    @pytest.mark.parametrize(
+        "kind", ["dice-sum", "dice-pool", "dice-highest", "roll-against", "symbol-pool"]
+    )
+    def test_the_five_kinds(self, kind: str) -> None:
+        """The five resolution kinds of 000 are accepted at the top level."""
+        data = with_changes()
+        data["resolution"] = {**data["resolution"], "kind": kind}
+        assert load_ruleset(data).resolution_kind == kind
+
+    def test_unknown_or_missing_kind(self) -> None:
+        """Any other kind, or none, is refused at resolution.kind."""
+        data = with_changes()
+        data["resolution"] = {**data["resolution"], "kind": "d6-tower"}
+        assert paths(data) == ["resolution.kind"]
+        del data["resolution"]["kind"]
+        assert paths(data) == ["resolution.kind"]

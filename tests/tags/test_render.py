@@ -56,3 +56,13 @@ class TestDisplay:
         """A tag-only line ending in CRLF goes with its CRLF."""
         text = "a\r\n[T]\r\nb"
         assert display_text(text, placed_at(text, "[T]")) == "a\r\nb"
+
+
+class TestReceiptLength:
+    def test_receipt_never_outgrows_the_tag_limit(self) -> None:
+        """A receipt echoing hundreds of attributes is cut to fit, keeping result and reason."""
+        echo = [(f"flag{i}", None) for i in range(1500)]
+        text = render_tag("sheet", [*echo, ("result", "refused"), ("reason", "unsupported")])
+        assert len(text) <= 4096
+        assert text.endswith('result="refused" reason="unsupported"]')
+        assert text.startswith("[sheet: flag0 flag1 ")
