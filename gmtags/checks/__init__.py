@@ -1,0 +1,1 @@
+"""Check resolution: dice, outcome tiers and one module per resolution kind."""
