@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from gmtags.ruleset.model import Ruleset
@@ -45,6 +46,8 @@ from gmtags.ruleset.sheet import (
     SheetList,
     StepTableDerived,
     SumDerived,
+    UntrainedBy,
+    UntrainedWord,
 )
 from gmtags.sheet import wounds
 from gmtags.state.snapshot import CharacterCard, LiveEntry, SkillEntry
@@ -54,6 +57,37 @@ Row = dict[str, Scalar]
 T = TypeVar("T")
 
 _MISSING = object()
+
+
+@dataclass(frozen=True, slots=True)
+class CheckParts:
+    """How a skill's or save's number is made, part by part (000, "Tipos de resolución").
+
+    `uncapped` = ability modifier + tier bonus + free bonus + untrained `by`;
+    `number` = min(uncapped, cap) (002, "Una habilidad o salvación puede llevar
+    un cap"). `untrained` is the rule in force: "normal" once the entry is
+    trained or for a character without a sheet.
+    """
+
+    ability: str | None
+    ability_modifier: float
+    tier: ProficiencyTier
+    tier_bonus: float
+    free_bonus: float
+    untrained: UntrainedWord | UntrainedBy
+    uncapped: float
+    cap: int | None
+    number: float
+
+    @property
+    def untrained_by(self) -> int:
+        """The untrained rule's `by` (0 unless the rule is `{by}`)."""
+        return self.untrained.by if isinstance(self.untrained, UntrainedBy) else 0
+
+    @property
+    def capped(self) -> bool:
+        """True when the cap held the number down."""
+        return self.cap is not None and self.cap < self.uncapped
 
 
 def round_by(value: float, mode: str) -> int:
@@ -178,7 +212,14 @@ class SheetValues:
         return reader(self, target)
 
     def field_number(self, field_id: str) -> float:
-        """A number field's value (a boolean field reads 1 or 0; anything else 0)."""
+        """A number field's value (a boolean field reads 1 or 0; anything else 0).
+
+        A field hidden by `hideWhen` is not on the sheet (ENGINE-NOTES §8), so a
+        reference to it reads 0, like a hidden derived value, pool or track.
+        """
+        shape = self._fields.get(field_id)
+        if shape is None or self.hidden(shape.hide_when):
+            return 0
         value = self.field(field_id)
         if isinstance(value, bool):
             return 1 if value else 0
@@ -269,7 +310,10 @@ class SheetValues:
     def free_bonus(self, kind: str, entry_id: str) -> float:
         """The free per-skill or per-save bonus, clamped to `bonusRange`."""
         stored = self._stored_check(kind, entry_id)
-        bonus = _number(getattr(stored, "bonus", None))
+        # A stored entry's own `bonus` counts only when written: its default 0
+        # must not hide the card's `bonuses` (SCHEMA-NOTES §13).
+        written = isinstance(stored, SkillEntry) and "bonus" in stored.model_fields_set
+        bonus = _number(stored.bonus) if written and isinstance(stored, SkillEntry) else None
         if bonus is None and self.card is not None:
             bonus = _number(self.card.bonuses.get(entry_id))
         limits = self.sheet.bonus_range
@@ -285,7 +329,7 @@ class SheetValues:
         table = self._skills if kind == "skill" else self._saves
         return table.get(entry_id)
 
-    def untrained_rule(self, kind: str, entry_id: str) -> Any:
+    def untrained_rule(self, kind: str, entry_id: str) -> UntrainedWord | UntrainedBy:
         """The untrained rule in force for an untrained entry: its own, else its section's.
 
         002, "Qué hace una prueba sin entrenamiento.": the rule applies only at the
@@ -301,27 +345,36 @@ class SheetValues:
             return section.untrained
         return "normal"
 
-    def check_number(self, kind: str, entry_id: str, ability_id: str | None = None) -> float:
-        """The number a skill or save shows and rolls, before and after its cap.
+    def check_parts(
+        self, kind: str, entry_id: str, ability_id: str | None = None
+    ) -> CheckParts | None:
+        """The parts of a skill's or save's number; None for an unknown entry.
 
         Ability modifier (of `ability_id` when given, for `with=`) + tier bonus +
-        free bonus + untrained `by`, then capped: min(computed, cap) (002, "Una
-        habilidad o salvación puede llevar un cap").
+        free bonus + untrained `by` (002, "Qué hace una prueba sin
+        entrenamiento.": part of the number, before any cap), then capped at the
+        cap's value rounded down (002, "Una habilidad o salvación puede llevar
+        un cap": a `with=` change is worked out before the cap, then capped again).
         """
         entry = self.entry(kind, entry_id)
         if entry is None:
-            return 0
+            return None
         ability = ability_id if ability_id is not None else entry.ability
-        number = self.ability_mod(ability) if ability else 0
-        number += self.tier_bonus(self.tier(kind, entry_id))
-        number += self.free_bonus(kind, entry_id)
+        modifier = self.ability_mod(ability) if ability else 0
+        tier = self.tier(kind, entry_id)
+        tier_bonus = self.tier_bonus(tier)
+        free = self.free_bonus(kind, entry_id)
         rule = self.untrained_rule(kind, entry_id)
-        by = getattr(rule, "by", None)
-        if isinstance(by, int):
-            number += by
-        if entry.cap is not None:
-            number = min(number, self.value(entry.cap))
-        return number
+        by = rule.by if isinstance(rule, UntrainedBy) else 0
+        uncapped = modifier + tier_bonus + free + by
+        cap = None if entry.cap is None else whole(self.value(entry.cap))
+        number = uncapped if cap is None else min(uncapped, cap)
+        return CheckParts(ability, modifier, tier, tier_bonus, free, rule, uncapped, cap, number)
+
+    def check_number(self, kind: str, entry_id: str, ability_id: str | None = None) -> float:
+        """The number a skill or save shows and rolls, after its cap (0 for an unknown entry)."""
+        parts = self.check_parts(kind, entry_id, ability_id)
+        return 0 if parts is None else parts.number
 
     def skill_mod(self, skill_id: str) -> float:
         """`skillMod`: the number a skill shows (capped)."""
@@ -514,6 +567,11 @@ class SheetValues:
 
     def track_read(self, track_id: str, read: str = "value") -> float:
         """`liveTrack` with `read`: value, filled (above min), remaining (to max) or penalty."""
+        return self._once(
+            "trackRead", f"{track_id}:{read}", lambda: self._track_read(track_id, read)
+        )
+
+    def _track_read(self, track_id: str, read: str) -> float:
         definition = self.track(track_id)
         if definition is None:
             return 0
@@ -576,12 +634,16 @@ class SheetValues:
         return self._once("woundTrack", track_id, work)
 
     def wound_state(self, track_id: str) -> wounds.WoundState:
-        """The stored marks and overflow of a wound track (none when unset)."""
-        marks = tuple(self.live.marks.get(track_id, ()))
-        overflow = self.live.overflow.get(track_id, 0)
-        shape = self.wound_track(track_id)
-        state = wounds.WoundState(marks, overflow)
-        return state if shape is None else wounds.normalize(shape, state)
+        """The stored marks and overflow of a wound track (none when unset), normalised."""
+
+        def work() -> wounds.WoundState:
+            marks = tuple(self.live.marks.get(track_id, ()))
+            overflow = self.live.overflow.get(track_id, 0)
+            shape = self.wound_track(track_id)
+            state = wounds.WoundState(marks, overflow)
+            return state if shape is None else wounds.normalize(shape, state)
+
+        return self._once("woundState", track_id, work)
 
     def state_value(self, state_id: str) -> str:
         """A live state's value: the stored one when the state still offers it, else default."""
