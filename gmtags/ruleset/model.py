@@ -2,8 +2,8 @@
 
 The top level, `license`, `coverage` and `clocks` are validated in full here;
 `sheet`, `rests` and `party` by their own modules (`sheet.py`, `rests.py`,
-`party.py`), and the keys of `resolution` that every kind shares by
-`resolution_common.py`, while `resolution` itself stays the JSON object it is.
+`party.py`), and the whole `resolution` by its kind's model (`resolution.py`),
+while `resolution` itself stays the JSON object it is.
 The other sections are kept as the JSON objects they are (never dropped) and
 validated by their own modules as they land; which of them gmtags executes is
 said in the README.
@@ -26,6 +26,7 @@ from gmtags.ruleset.base import (
 )
 from gmtags.ruleset.clocks import ClocksConfig
 from gmtags.ruleset.party import Party
+from gmtags.ruleset.resolution import Resolution, parse_resolution
 from gmtags.ruleset.resolution_common import ResolutionCommon
 from gmtags.ruleset.rests import Rest
 from gmtags.ruleset.sheet import Sheet
@@ -77,10 +78,15 @@ class Ruleset(RulesetModel):
 
     @field_validator("resolution")
     @classmethod
-    def _shared_resolution_keys(cls, resolution: JsonObject) -> JsonObject:
-        """Validate the keys every kind shares; errors keep their `resolution.…` paths."""
-        ResolutionCommon.model_validate(resolution)
+    def _resolution_rules(cls, resolution: JsonObject) -> JsonObject:
+        """Validate the whole resolution by its kind (000); errors keep `resolution.…` paths."""
+        parse_resolution(resolution)
         return resolution
+
+    @cached_property
+    def resolution_rules(self) -> Resolution:
+        """The whole `resolution` as its kind's typed model (`DicePool`, `DiceSum`, …)."""
+        return parse_resolution(self.resolution)
 
     @cached_property
     def resolution_common(self) -> ResolutionCommon:

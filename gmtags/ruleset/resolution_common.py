@@ -4,8 +4,8 @@
 `abilityModifier`, `proficiencyTiers` and `proficiency`; 002 adds `penaltyFrom`
 ("La penalización de las tiradas") and `adjust` ("Modificadores fuera de la
 ficha"). The kind-specific keys (`dice`, `pool`, `target`, …) stay in the raw
-`Ruleset.resolution` object and are let through here (`extra="allow"`); they
-are validated with their kinds.
+`Ruleset.resolution` object and are let through here (`extra="allow"`); each
+kind's strict model in `resolution.py` extends `SharedKeys` and validates them.
 """
 
 from __future__ import annotations
@@ -78,12 +78,9 @@ ResolutionKind = Literal["dice-sum", "dice-pool", "dice-highest", "roll-against"
 """000, "Tipos de resolución": the five kinds a ruleset can resolve checks with."""
 
 
-class ResolutionCommon(RulesetModel):
-    """The shared part of `resolution`; the kind's own keys are kept and not read here."""
+class SharedKeys(RulesetModel):
+    """The keys every kind shares, strict: each kind's model in `resolution.py` extends it."""
 
-    model_config = ConfigDict(extra="allow")
-
-    kind: ResolutionKind
     ability_modifier: AbilityModifier = Field(alias="abilityModifier")
     proficiency: Proficiency | None = None
     proficiency_tiers: Annotated[list[ProficiencyTier], Field(min_length=1, max_length=12)] = Field(
@@ -91,3 +88,11 @@ class ResolutionCommon(RulesetModel):
     )
     penalty_from: SheetId | None = Field(default=None, alias="penaltyFrom")
     adjust: Annotated[list[Adjust], Field(max_length=8)] = []
+
+
+class ResolutionCommon(SharedKeys):
+    """The shared part of `resolution`; the kind's own keys are kept and not read here."""
+
+    model_config = ConfigDict(extra="allow")
+
+    kind: ResolutionKind

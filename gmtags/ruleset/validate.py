@@ -3,25 +3,39 @@
 The models check shapes; the passes here check what needs the whole file: ids
 that repeat (SCHEMA-NOTES §1), references to things that do not exist, live
 reads where no live state exists yet, derived order, wound-track rules,
-untrained rules that could never change a roll, rests, and the party sheet.
+untrained rules that could never change a roll, rests, the party sheet, and
+what the resolution (000) names elsewhere in the file: the sheet, catalog
+`mechanics.check`, layer ladders and `combat`.
 Each pass is a `Check` appended to `load.CHECKS`, in the order of `PASSES`;
 all of them run and every problem is reported, never only the first.
 
-Seed sections named below are from 002 unless said otherwise.
+Seed sections named below are from 002 unless said otherwise; the resolution
+passes at the end implement 000.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
+
+from pydantic import ValidationError
 
 from gmtags.errors import Problem
 from gmtags.ruleset.load import CHECKS, Check
 from gmtags.ruleset.model import Ruleset
 from gmtags.ruleset.party import Party, SheetSummary
 from gmtags.ruleset.refs import RulesetValueRef
+from gmtags.ruleset.resolution import (
+    CHECK_WORDS,
+    DiceHighest,
+    DicePool,
+    Found,
+    MechanicsCheck,
+    SymbolPool,
+    ladder_adapter,
+)
 from gmtags.ruleset.rests import RestoreStep
 from gmtags.ruleset.sheet import (
     Ability,
@@ -1293,6 +1307,159 @@ def check_combat_health(ruleset: Ruleset) -> list[Problem]:
     return []
 
 
+# ---------------------------------------------------------------------------
+# Resolution (000): what it names elsewhere in the file
+
+
+def _below(base: str, found: Found) -> list[Problem]:
+    """Problems found by a model's rules, at their paths below `base`."""
+    return [Problem(".".join([base, *map(str, loc)]), message) for loc, message in found]
+
+
+def _invalid(error: ValidationError, base: str) -> list[Problem]:
+    """A pydantic error's problems, at their paths below `base`."""
+    return _below(base, [(tuple(item["loc"]), item["msg"]) for item in error.errors()])
+
+
+def check_resolution_refs(ruleset: Ruleset) -> list[Problem]:
+    """000: what the resolution names on the sheet exists.
+
+    "Gastar para cambiar una tirada": a spend's `pool` is one of
+    `live.pools` and "No puede empezar vacía"; a `perCheck` value reads the
+    sheet. "Pruebas que tiran a su manera": an override's skills, saves and
+    abilities exist and `when` is a sheet value. "target.from: opcional":
+    `target.from` is a value reference and a stance's skills exist.
+    """
+    rules = ruleset.resolution_rules
+    index = SheetIndex.of_sheet(ruleset)
+    problems: list[Problem] = []
+    spend = rules.spend if isinstance(rules, DicePool | DiceHighest | SymbolPool) else []
+    for position, entry in enumerate(spend):
+        at = f"resolution.spend.{position}"
+        pool = index.pools.get(entry.pool)
+        if pool is None:
+            problems.append(Problem(f"{at}.pool", f"names no live pool '{entry.pool}'"))
+        elif pool.starts_empty:
+            problems.append(
+                Problem(
+                    f"{at}.pool",
+                    f"pool '{entry.pool}' starts empty: there would be nothing to spend "
+                    "when play begins",
+                )
+            )
+        if isinstance(entry.per_check, RulesetValueRef):
+            problems += check_ref(entry.per_check, f"{at}.perCheck", index)
+    known: dict[str, Mapping[str, object]] = {
+        "skills": index.skills,
+        "saves": index.saves,
+        "abilities": index.abilities,
+    }
+    for position, override in enumerate(rules.overrides):
+        at = f"resolution.overrides.{position}"
+        for key, item, name in override.checks():
+            if name not in known[key]:
+                problems.append(
+                    Problem(f"{at}.{key}.{item}", f"names no {CHECK_WORDS[key]} '{name}'")
+                )
+        if override.when is not None:
+            problems += check_ref(override.when, f"{at}.when", index)
+    if isinstance(rules, DicePool):
+        if rules.target.from_ is not None:
+            problems += check_ref(rules.target.from_, "resolution.target.from", index)
+        for position, stance in enumerate(rules.stances or []):
+            for item, name in enumerate(stance.skills):
+                if name not in index.skills:
+                    problems.append(
+                        Problem(
+                            f"resolution.stances.{position}.skills.{item}",
+                            f"names no skill '{name}'",
+                        )
+                    )
+    return problems
+
+
+def check_catalog_checks(ruleset: Ruleset) -> list[Problem]:
+    """000, "Un amuleto que cambia una tirada" (SCHEMA-NOTES §9): a catalog entry's check.
+
+    "Solo dice-pool puede aplicarlo; un conjunto dice-sum con mechanics.check
+    se rechaza al importar": on any other kind it is refused. On a dice pool
+    it is strict, does at least one thing, and its faces fit the pool
+    (`DicePool.check_effect_rules`). Catalogs stay JSON objects; entries held
+    in an asset file are not read here.
+    """
+    rules = ruleset.resolution_rules
+    problems: list[Problem] = []
+    for position, catalog in enumerate(ruleset.catalogs or []):
+        entries = catalog.get("entries")
+        for item, entry in enumerate(entries if isinstance(entries, list) else []):
+            mechanics = entry.get("mechanics") if isinstance(entry, dict) else None
+            check = mechanics.get("check") if isinstance(mechanics, dict) else None
+            if check is None:
+                continue
+            at = f"catalogs.{position}.entries.{item}.mechanics.check"
+            if not isinstance(rules, DicePool):
+                problems.append(
+                    Problem(
+                        at,
+                        f"only a dice-pool ruleset applies mechanics.check; this one is "
+                        f"{rules.kind_name}",
+                    )
+                )
+                continue
+            try:
+                effect = MechanicsCheck.model_validate(check)
+            except ValidationError as error:
+                problems += _invalid(error, at)
+                continue
+            problems += _below(at, rules.check_effect_rules(effect))
+    return problems
+
+
+def check_layer_ladders(ruleset: Ruleset) -> list[Problem]:
+    """SCHEMA-NOTES §12: a layer's `difficultyLadder` replaces the base one, in the kind's shape.
+
+    Each rung is checked like the resolution's own (000: a pool rung's
+    target only when the target can move; dice-highest `dc` up to keep ×
+    sides; symbol-pool `dc` up to difficulty.max).
+    """
+    rules = ruleset.resolution_rules
+    problems: list[Problem] = []
+    for position, layer in enumerate(ruleset.layers or []):
+        ladder = layer.get("difficultyLadder")
+        if ladder is None:
+            continue
+        at = f"layers.{position}.difficultyLadder"
+        try:
+            rungs = ladder_adapter(rules.rung).validate_python(ladder)
+        except ValidationError as error:
+            problems += _invalid(error, at)
+            continue
+        problems += _below(at, rules.ladder_rules(rungs))
+    return problems
+
+
+def check_resolution_combat(ruleset: Ruleset) -> list[Problem]:
+    """Which `combat` goes with which resolution kind.
+
+    000, "dice-highest": "no tiene combate propio, así que se rechaza combat
+    junto a él". 000, "symbol-pool": its combats are of kind symbol-pool,
+    "cualquier otro tipo de combate se rechaza junto a él". SCHEMA-NOTES §11:
+    a dice-pool combat requires a dice-pool resolution (and, by the same
+    token, a symbol-pool combat a symbol-pool one).
+    """
+    combat = ruleset.combat
+    if combat is None:
+        return []
+    kind, fights = ruleset.resolution_kind, combat.get("kind")
+    if kind == "dice-highest":
+        return [Problem("combat", "a dice-highest ruleset has no combat of its own")]
+    if kind == "symbol-pool" and fights != "symbol-pool":
+        return [Problem("combat.kind", "a symbol-pool ruleset's combat is of kind symbol-pool")]
+    if fights in ("dice-pool", "symbol-pool") and kind != fights:
+        return [Problem("combat.kind", f"a {fights} combat needs a {fights} resolution")]
+    return []
+
+
 PASSES: tuple[Check, ...] = (
     check_duplicate_ids,
     check_entries,
@@ -1308,7 +1475,11 @@ PASSES: tuple[Check, ...] = (
     check_rests,
     check_party,
     check_combat_health,
+    check_resolution_refs,
+    check_catalog_checks,
+    check_layer_ladders,
+    check_resolution_combat,
 )
-"""The sheet-half passes, in the order their problems are reported."""
+"""The passes, in the order their problems are reported."""
 
 CHECKS.extend(check for check in PASSES if check not in CHECKS)

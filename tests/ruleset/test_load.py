@@ -136,14 +136,36 @@ class TestClocksConfig:
         assert load_ruleset(with_changes(clocks=clocks)).clocks is not None
 
 
+SYMBOL_DICE: list[dict[str, Any]] = [
+    {"id": "hope", "label": "Hope", "faces": [[], ["s"]]},
+    {"id": "dread", "label": "Dread", "faces": [[], ["f"]]},
+]
+
+KIND_KEYS: dict[str, dict[str, Any]] = {
+    "dice-sum": {"dice": {"count": 1, "sides": 20}},
+    "dice-pool": {"target": {"default": 7, "min": 7, "max": 7}},
+    "dice-highest": {},
+    "roll-against": {"dice": {"count": 1, "sides": 20}},
+    "symbol-pool": {
+        "symbols": [
+            {"id": "s", "label": "Success"},
+            {"id": "f", "label": "Failure", "cancels": "s"},
+        ],
+        "dice": SYMBOL_DICE,
+        "success": {"symbol": "s"},
+        "pool": {"die": "hope"},
+    },
+}
+"""The least each kind needs beside the shared keys (the kinds' rules: test_resolution.py)."""
+
+
 class TestResolutionKind:
-    @pytest.mark.parametrize(
-        "kind", ["dice-sum", "dice-pool", "dice-highest", "roll-against", "symbol-pool"]
-    )
+    @pytest.mark.parametrize("kind", sorted(KIND_KEYS))
     def test_the_five_kinds(self, kind: str) -> None:
         """The five resolution kinds of 000 are accepted at the top level."""
         data = with_changes()
-        data["resolution"] = {**data["resolution"], "kind": kind}
+        shared = {key: value for key, value in data["resolution"].items() if key != "dice"}
+        data["resolution"] = {**shared, "kind": kind, **KIND_KEYS[kind]}
         assert load_ruleset(data).resolution_kind == kind
 
     def test_unknown_or_missing_kind(self) -> None:
