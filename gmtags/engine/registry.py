@@ -9,14 +9,15 @@ from collections.abc import Mapping
 from types import MappingProxyType
 
 from gmtags.engine.clock import apply_clock
+from gmtags.engine.sheet import apply_sheet
 from gmtags.engine.unsupported import apply_unsupported
 from gmtags.typing import TagHandler
 
 HANDLERS: Mapping[str, TagHandler] = MappingProxyType(
     {
         "clock": apply_clock,
-        # Sheets and checks refuse with reason="unsupported" until their issues land.
-        "sheet": apply_unsupported,
+        "sheet": apply_sheet,
+        # Checks refuse with reason="unsupported" until their issue lands.
         "skill_check": apply_unsupported,
     }
 )

@@ -1,0 +1,267 @@
+"""`op="use"` (alias `cast`): pay for something the character picked from a catalog.
+
+ENGINE-NOTES §6: a `use` names an entry (`name=`, or `spell=`) and optionally a
+`pool=` to pay from; the engine turns it into plain spends and applies them all
+or nothing. SCHEMA-NOTES §9: an entry's price is `mechanics.cost`, up to four
+`{pool, amount}` terms, where `pool` is a pool id or a pool group.
+
+What a character has picked is read from the card: `picks` (SPEC §4,
+`"catalog/entry"`) and the list rows a pick wrote, which carry the row mark
+`_catalog: "<catalogId>/<entryId>"` (SCHEMA-NOTES §1). The price is:
+
+- each cost term: a pool id pays from that pool; a group pays from the first
+  pool of the group, in sheet order, that can still afford it (else the first
+  one, which then refuses `insufficient`); a pool the sheet does not have now
+  (hidden, maximum 0) refuses `unknown-pool`, as a spend on it would;
+- `pool=` pays a one-term price from another pool of the same group (an
+  upcast); anything else is `bad-pool`;
+- plus one use from every list-row pool the same entry wrote (a feature's
+  counter), once; such a row whose pool does not exist now is `insufficient`.
+
+Only entries written in the ruleset file are known: a catalog kept in a
+separate asset file or borrowed from another ruleset is not loaded, so its
+entries are `unknown-entry` (the price cannot be known, and guessing would let
+a spell be cast for free). An entry whose `mechanics.cost` does not read as the
+schema says is `unknown-entry` for the same reason.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from gmtags.ruleset.model import Ruleset
+from gmtags.ruleset.sheet import SheetList, TextColumn
+from gmtags.sheet.live import (
+    Changed,
+    Outcome,
+    PoolSpec,
+    Refused,
+    find_pool,
+    pool_now,
+    pool_reading,
+    same_name,
+    with_pool,
+)
+from gmtags.sheet.values import SheetValues
+from gmtags.state.snapshot import CharacterCard, LiveEntry
+
+ROW_MARK = "_catalog"
+"""SCHEMA-NOTES §1: the key a list row written by a catalog pick holds its `catalog/entry` in."""
+
+MAX_COST_TERMS = 4
+
+
+@dataclass(frozen=True, slots=True)
+class CatalogEntry:
+    """A catalog entry the ruleset file holds: its `catalog/entry` ref, id, label and price.
+
+    `cost` is None when `mechanics.cost` does not read as the schema says.
+    """
+
+    ref: str
+    id: str
+    label: str
+    cost: tuple[tuple[str, int], ...] | None
+
+
+def _cost(mechanics: object) -> tuple[tuple[str, int], ...] | None:
+    """`mechanics.cost` as `(pool, amount)` terms; () when there is none; None when unreadable."""
+    if mechanics is None:
+        return ()
+    if not isinstance(mechanics, Mapping):
+        return None
+    terms = mechanics.get("cost")
+    if terms is None:
+        return ()
+    if not isinstance(terms, list) or len(terms) > MAX_COST_TERMS:
+        return None
+    read: list[tuple[str, int]] = []
+    for term in terms:
+        if not isinstance(term, Mapping):
+            return None
+        pool, amount = term.get("pool"), term.get("amount")
+        if not isinstance(pool, str) or isinstance(amount, bool) or not isinstance(amount, int):
+            return None
+        if amount < 1:
+            return None
+        read.append((pool, amount))
+    return tuple(read)
+
+
+def catalog_entries(ruleset: Ruleset) -> dict[str, CatalogEntry]:
+    """Every entry written inline in the catalogs, by `catalog/entry` (SCHEMA-NOTES §9)."""
+    found: dict[str, CatalogEntry] = {}
+    for catalog in ruleset.catalogs or []:
+        catalog_id = catalog.get("id")
+        entries = catalog.get("entries")
+        if not isinstance(catalog_id, str) or not isinstance(entries, list):
+            continue
+        for entry in entries:
+            if not isinstance(entry, Mapping):
+                continue
+            entry_id, label = entry.get("id"), entry.get("label")
+            if not isinstance(entry_id, str) or not isinstance(label, str):
+                continue
+            ref = f"{catalog_id}/{entry_id}"
+            found.setdefault(ref, CatalogEntry(ref, entry_id, label, _cost(entry.get("mechanics"))))
+    return found
+
+
+def _name_column(ruleset: Ruleset, sheet_list: SheetList) -> str | None:
+    """The column a row is known by: the GM summary's, the row pool's, else the first text one."""
+    summary = ruleset.gm.get("sheetSummary")
+    shown = summary.get("lists") if isinstance(summary, Mapping) else None
+    for item in shown if isinstance(shown, list) else []:
+        if isinstance(item, Mapping) and item.get("list") == sheet_list.id:
+            column = item.get("nameColumn")
+            if isinstance(column, str):
+                return column
+    if sheet_list.pools is not None:
+        return sheet_list.pools.name_column
+    return next((c.id for c in sheet_list.columns if isinstance(c, TextColumn)), None)
+
+
+def _marked_rows(card: CharacterCard, sheet_list: SheetList) -> list[dict[str, Any]]:
+    rows = card.lists.get(sheet_list.id, [])
+    return [row for row in rows if isinstance(row, dict) and isinstance(row.get(ROW_MARK), str)]
+
+
+def find_entry(
+    ruleset: Ruleset, card: CharacterCard, entries: Mapping[str, CatalogEntry], written: str
+) -> CatalogEntry | Refused:
+    """The picked entry a `use` names (ENGINE-NOTES §6: `unknown-entry`, `ambiguous-entry`).
+
+    A pick answers to its entry's label or id; a row a pick wrote answers to the
+    name the sheet shows it under and to its entry's label. Two different
+    entries answering to the name are ambiguous.
+    """
+    if not written.strip():
+        return Refused("unknown-entry")
+    matched: list[str] = []
+    for ref in card.picks:
+        entry = entries.get(ref)
+        if entry is not None and (same_name(written, entry.label) or same_name(written, entry.id)):
+            matched.append(ref)
+    for sheet_list in ruleset.sheet.lists:
+        column = _name_column(ruleset, sheet_list)
+        for row in _marked_rows(card, sheet_list):
+            ref = row[ROW_MARK]
+            entry = entries.get(ref)
+            name = row.get(column) if column else None
+            if (isinstance(name, str) and same_name(written, name)) or (
+                entry is not None and same_name(written, entry.label)
+            ):
+                matched.append(ref)
+    refs = list(dict.fromkeys(matched))
+    if not refs:
+        return Refused("unknown-entry")
+    if len(refs) > 1:
+        return Refused("ambiguous-entry")
+    entry = entries.get(refs[0])
+    if entry is None or entry.cost is None:
+        return Refused("unknown-entry")
+    return entry
+
+
+def _group_of(ruleset: Ruleset, target: str) -> str | None:
+    """The pool family a cost term names: a declared pool's group, or the group itself."""
+    for pool in ruleset.sheet.live.pools:
+        if pool.id == target:
+            return pool.group
+    return target if any(pool.group == target for pool in ruleset.sheet.live.pools) else None
+
+
+def plan_use(
+    values: SheetValues,
+    pools: Sequence[PoolSpec],
+    entry: LiveEntry,
+    chosen: CatalogEntry,
+    pay_from: str | None,
+) -> list[tuple[PoolSpec, int]] | Refused:
+    """What using `chosen` spends, pool by pool, or why not (ENGINE-NOTES §6; module doc)."""
+    ruleset = values.ruleset
+    assert values.card is not None and chosen.cost is not None
+    declared = [pool for pool in pools if pool.list_id is None]
+    by_key = {pool.key: pool for pool in declared}
+    terms = list(chosen.cost)
+    if pay_from is not None:
+        group = _group_of(ruleset, terms[0][0]) if len(terms) == 1 else None
+        target = find_pool(declared, pay_from)
+        if group is None or isinstance(target, Refused) or target.group != group:
+            return Refused("bad-pool")
+        terms = [(target.key, terms[0][1])]
+    steps: list[tuple[PoolSpec, int]] = []
+    running: dict[str, int] = {}
+
+    def pay(pool: PoolSpec, amount: int) -> None:
+        running[pool.key] = running.get(pool.key, 0) + amount
+        steps.append((pool, amount))
+
+    for pool_id, amount in terms:
+        direct = by_key.get(pool_id)
+        if direct is not None:
+            pay(direct, amount)
+            continue
+        family = [pool for pool in declared if pool.group == pool_id]
+        if not family and any(pool.group == pool_id for pool in ruleset.sheet.live.pools):
+            return Refused("insufficient")
+        if not family:
+            return Refused("unknown-pool")
+        affordable = (
+            pool
+            for pool in family
+            if pool_reading(pool, entry)[0] - running.get(pool.key, 0) >= amount
+        )
+        pay(next(affordable, family[0]), amount)
+    for sheet_list in ruleset.sheet.lists:
+        spec = sheet_list.pools
+        if spec is None:
+            continue
+        hidden = values.hidden(sheet_list.hide_when)
+        for row in _marked_rows(values.card, sheet_list):
+            name = row.get(spec.name_column)
+            if row[ROW_MARK] != chosen.ref or not isinstance(name, str) or not name.strip():
+                continue
+            key = f"{sheet_list.id}:{name.strip().lower()}"
+            counter = next((pool for pool in pools if pool.key == key), None)
+            if counter is None and not hidden:
+                return Refused("insufficient")
+            if counter is not None and counter.key not in running:
+                pay(counter, 1)
+    return steps
+
+
+def use(
+    values: SheetValues,
+    pools: Sequence[PoolSpec],
+    entry: LiveEntry,
+    name: str,
+    pay_from: str | None = None,
+) -> Outcome:
+    """Apply `[sheet: op="use" name=… pool=…]`: every spend of the price, or none of them.
+
+    `now` is `EntryLabel: Pool value/max, …` (each pool paid, as it is after
+    paying), or the label alone when the entry costs nothing.
+    """
+    if values.card is None:
+        return Refused("unknown-entry")
+    chosen = find_entry(values.ruleset, values.card, catalog_entries(values.ruleset), name)
+    if isinstance(chosen, Refused):
+        return chosen
+    plan = plan_use(values, pools, entry, chosen, pay_from)
+    if isinstance(plan, Refused):
+        return plan
+    working = entry
+    paid: dict[str, PoolSpec] = {}
+    for pool, amount in plan:
+        value, temp = pool_reading(pool, working)
+        if value < amount:
+            return Refused("insufficient")
+        working = with_pool(pool, working, value - amount, temp)
+        paid.setdefault(pool.key, pool)
+    shown = [
+        f"{pool.label} {pool_now(pool, *pool_reading(pool, working))}" for pool in paid.values()
+    ]
+    return Changed(working, f"{chosen.label}: {', '.join(shown)}" if shown else chosen.label)
