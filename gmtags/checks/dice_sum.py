@@ -1,0 +1,96 @@
+"""dice-sum: add the dice to the sheet's number and compare with the difficulty.
+
+000, "dice-sum: sumar los dados". The modifier is the sheet number with the
+wound penalty and `adjust` inside it (ENGINE-NOTES §2); `bonus=` means nothing
+here (it is dice on the kinds that throw handfuls). Advantage throws two full
+sets and keeps the better (or worse) sum; naturals read a single die;
+`dice.faces` gives custom face values (Fate); `openEnded` chains one die
+(Rolemaster); `unmodified` flags listed faces of the first die.
+
+Decision where the seeds are silent: a check with neither `dc=` nor a rung
+`difficulty=` reads against the easiest rung of the ladder, or, with no
+ladder, the dice's middle (the average rounded up: 11 on 1d20, 7 on 2d6).
+"""
+
+from __future__ import annotations
+
+import math
+
+from gmtags.checks.context import CheckInput, named_rung, start_record
+from gmtags.checks.dice import face_value, open_ended
+from gmtags.checks.outcomes import Critical, decide
+from gmtags.checks.record import CheckRecord
+from gmtags.checks.request import clamp
+from gmtags.ruleset.resolution import DiceSum
+
+DC_RANGE = (-100, 1000)
+"""SCHEMA-NOTES §5: a dice-sum difficulty is an integer from −100 to 1000."""
+
+
+def _difficulty(rules: DiceSum, check: CheckInput, record: CheckRecord) -> int:
+    rung = named_rung(rules.difficulty_ladder, check.request.difficulty)
+    if rung is not None:
+        record.difficulty = rung.label
+    if check.request.dc is not None:
+        return clamp(check.request.dc, *DC_RANGE)
+    if rung is not None:
+        return rung.dc
+    if rules.difficulty_ladder:
+        return min(r.dc for r in rules.difficulty_ladder)
+    values = rules.dice.faces or list(range(1, rules.dice.sides + 1))
+    return math.ceil(rules.dice.count * (min(values) + max(values)) / 2)
+
+
+def _throw_set(rules: DiceSum, check: CheckInput) -> tuple[list[int], int, int]:
+    """One set of the check's dice: (what `rolls` records, its sum, its first raw face)."""
+    dice, tray = rules.dice, check.tray
+    if rules.open_ended is not None:
+        chain = open_ended(tray, dice.sides, rules.open_ended.high, rules.open_ended.low)
+        return list(chain.faces), chain.total, chain.faces[0]
+    faces = tray.throw_many(dice.count, dice.sides)
+    values = [face_value(face, dice.faces) for face in faces]
+    return values, sum(values), faces[0]
+
+
+def resolve_dice_sum(rules: DiceSum, check: CheckInput) -> CheckRecord:
+    """Roll a dice-sum check and read it (000, "dice-sum"; tiers: "Franjas de resultado")."""
+    record = start_record(check)
+    record.resolution = "sum"
+    record.dc = _difficulty(rules, check, record)
+    mode = check.request.mode if check.request.mode in ("advantage", "disadvantage") else None
+    if not rules.advantage:
+        mode = None
+    sets = [_throw_set(rules, check) for _ in range(2 if mode else 1)]
+    sums = [total for _, total, _ in sets]
+    kept = sets[sums.index(max(sums) if mode == "advantage" else min(sums))]
+    record.mode = mode or "normal"
+    record.rolls = [value for values, _, _ in sets for value in values]
+    record.dice = f"{len(check.tray.thrown)}d{rules.dice.sides}"
+    record.used = kept[1]
+    record.modifier = math.floor(check.number.number)
+    record.total = record.used + record.modifier
+
+    first = kept[2]
+    single = rules.dice.count == 1
+    top, bottom = first == rules.dice.sides, first == 1
+    critical: Critical = None
+    if single and rules.naturals is not None:
+        rule = rules.naturals.save if check.is_save else rules.naturals.check
+        if top and rule in ("both", "max-only"):
+            critical = "success"
+        elif bottom and rule in ("both", "min-only"):
+            critical = "failure"
+    if single and rules.unmodified and first in rules.unmodified:
+        record.unmodified = first
+    outcomes = rules.outcomes
+    measure = record.total if outcomes and outcomes.by == "total" else record.total - record.dc
+    shift = (1 if top else -1 if bottom else 0) if single else 0
+    verdict = decide(
+        outcomes,
+        success=record.total >= record.dc,
+        critical=critical,
+        measure=measure,
+        shift=shift,
+    )
+    record.result, record.outcome = verdict.result, verdict.outcome
+    return record

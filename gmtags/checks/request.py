@@ -1,0 +1,89 @@
+"""What the Game Master asked for in a `[skill_check:]` tag, read without trusting it.
+
+000, "Qué puede escribir el Game Master en una prueba de reserva": numbers the
+GM writes are whole numbers of bounded length; anything else is ignored, never
+refused ("Todo respeta el archivo: los valores fuera de rango se ajustan al
+extremo más cercano y un atributo no ofrecido se ignora"). Clamping to the
+ruleset's ranges happens in each resolver, which knows them. Nothing the model
+writes about dice (rolls, totals, results) is read at all: the tag reader has
+already discarded those attributes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from gmtags.tags.parse import ParsedTag
+from gmtags.text import parse_int
+
+_NAME_KEYS = ("skill", "save", "ability")
+
+
+@dataclass(frozen=True, slots=True)
+class CheckRequest:
+    """The check a tag asks for: a name, a character, and the options written."""
+
+    name: str
+    name_key: str
+    who: str | None = None
+    dc: int | None = None
+    difficulty: str | None = None
+    with_: str | None = None
+    bonus: int | None = None
+    mode: str | None = None
+    threshold: int | None = None
+    explode: int | None = None
+    double: int | None = None
+    reroll: str | None = None
+    spend: str | None = None
+    use: str | None = None
+    apply: str | None = None
+    dark: int | None = None
+    upgrade: int | None = None
+    setback: int | None = None
+    upgrade_own: int | None = None
+
+
+def read_request(tag: ParsedTag, digits: int) -> CheckRequest | None:
+    """The request a tag makes, or None when it names no check at all.
+
+    The check's name is `skill=`, else `save=`, else `ability=` (000: any of
+    the three names a check; a list row check is named like a skill).
+    """
+    name_key = next((key for key in _NAME_KEYS if (tag.get(key) or "").strip()), None)
+    if name_key is None:
+        return None
+
+    def number(key: str) -> int | None:
+        return parse_int(tag.get(key), digits)
+
+    def text(key: str) -> str | None:
+        value = tag.get(key)
+        return value.strip() or None if value is not None else None
+
+    return CheckRequest(
+        name=(tag.get(name_key) or "").strip(),
+        name_key=name_key,
+        who=text("who"),
+        dc=number("dc"),
+        difficulty=text("difficulty"),
+        with_=text("with"),
+        bonus=number("bonus"),
+        mode=(text("mode") or "").lower() or None,
+        threshold=number("threshold"),
+        explode=number("explode"),
+        double=number("double"),
+        reroll=text("reroll"),
+        spend=text("spend"),
+        use=text("use"),
+        apply=text("apply"),
+        dark=number("dark"),
+        upgrade=number("upgrade"),
+        setback=number("setback"),
+        upgrade_own=number("upgradeOwn"),
+    )
+
+
+def clamp(value: int, low: int, high: int) -> int:
+    """`value` moved to the nearest end of [low, high] (000: out-of-range values clamp)."""
+    return min(max(value, low), high)
