@@ -119,6 +119,13 @@ def _demo_report(result: ProcessResult, before: Snapshot) -> str:
         rows = [f"  {c.name}: {c.filled}/{c.size}" for c in snapshot.ruleset_clocks]
         return "\n".join(rows) if rows else "  (none)"
 
+    def live(snapshot: Snapshot) -> str:
+        rows = [
+            f"  {name}: {entry.model_dump(exclude_defaults=True)}"
+            for name, entry in snapshot.ruleset_live.items()
+        ]
+        return "\n".join(rows) if rows else "  (nothing moved from its start)"
+
     rule = "-" * 72
     return "\n".join(
         [
@@ -139,6 +146,8 @@ def _demo_report(result: ProcessResult, before: Snapshot) -> str:
             clocks(before),
             "Clocks after:",
             clocks(result.snapshot),
+            "Live values after (only what moved from its start is stored):",
+            live(result.snapshot),
             "",
         ]
     )

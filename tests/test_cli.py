@@ -138,5 +138,5 @@ class TestDemoCommand:
     def test_verbose_logs_to_stderr(self) -> None:
         """-v logs one command.applied event per command to stderr, none to stdout."""
         out = gmtags("-v", "demo")
-        assert out.stderr.count("event='command.applied'") == 5
+        assert out.stderr.count("event='command.applied'") == 7
         assert "command.applied" not in out.stdout

@@ -10,14 +10,13 @@ from types import MappingProxyType
 
 from gmtags.engine.clock import apply_clock
 from gmtags.engine.sheet import apply_sheet
-from gmtags.engine.unsupported import apply_unsupported
+from gmtags.engine.skill_check import apply_skill_check
 from gmtags.typing import TagHandler
 
 HANDLERS: Mapping[str, TagHandler] = MappingProxyType(
     {
         "clock": apply_clock,
         "sheet": apply_sheet,
-        # Checks refuse with reason="unsupported" until their issue lands.
-        "skill_check": apply_unsupported,
+        "skill_check": apply_skill_check,
     }
 )
