@@ -3,6 +3,9 @@ PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
+# Benchmarks run in an environment of their own: d20 (the comparison for checks)
+# pins an old lark-parser, so it is installed there with --no-deps.
+BENCH  := .venv-bench
 
 .PHONY: demo test lint bench clean
 
@@ -22,8 +25,14 @@ lint: $(STAMP)
 test: lint
 	$(BIN)/pytest
 
-bench: $(STAMP)
-	$(BIN)/python benchmarks/run.py
+$(BENCH)/.installed: pyproject.toml
+	$(PYTHON) -m venv $(BENCH)
+	$(BENCH)/bin/python -m pip install --quiet --disable-pip-version-check -e '.[dev]' cachetools
+	$(BENCH)/bin/python -m pip install --quiet --disable-pip-version-check --no-deps d20
+	touch $(BENCH)/.installed
+
+bench: $(BENCH)/.installed
+	$(BENCH)/bin/python benchmarks/run.py
 
 clean:
-	rm -rf $(VENV) build dist .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) $(BENCH) build dist .pytest_cache .mypy_cache .ruff_cache

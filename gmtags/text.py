@@ -11,6 +11,10 @@ _CONTROL = regex.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
 # Receipt values: whatever would stop the receipt from parsing again becomes a space.
 _RECEIPT_UNSAFE = regex.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029\"\u201c\u201d\[\]]")
 _SPACES = regex.compile(r"\s+")
+# Most values need no cleaning: no unsafe character, single spaces, no edge space.
+_ALREADY_CLEAN = regex.compile(
+    r"(?:[^\s\x00-\x1f\x7f-\x9f\u2028\u2029\"\u201c\u201d\[\]](?: (?=\S))?)*"
+)
 _INTEGER = regex.compile(r"[+-]?[0-9]+")
 
 
@@ -30,8 +34,24 @@ def has_control(value: str) -> bool:
     return _CONTROL.search(value) is not None
 
 
+def _is_clean(value: str) -> bool:
+    """True when cleaning would not change `value` (string methods first, regex for the rest)."""
+    if value.isascii():
+        return (
+            value.isprintable()
+            and '"' not in value
+            and "[" not in value
+            and "]" not in value
+            and "  " not in value
+            and value.strip() == value
+        )
+    return _ALREADY_CLEAN.fullmatch(value) is not None
+
+
 def clean_value(value: str, limit: int) -> str:
     """A value as a receipt writes it: unsafe characters become spaces, runs of space fold."""
+    if len(value) <= limit and _is_clean(value):
+        return value
     cleaned = _SPACES.sub(" ", _RECEIPT_UNSAFE.sub(" ", value)).strip()
     return cleaned[:limit].rstrip()
 

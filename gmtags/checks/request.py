@@ -50,19 +50,20 @@ def read_request(tag: ParsedTag, digits: int) -> CheckRequest | None:
     The check's name is `skill=`, else `save=`, else `ability=` (000: any of
     the three names a check; a list row check is named like a skill).
     """
-    name_key = next((key for key in _NAME_KEYS if (tag.get(key) or "").strip()), None)
+    written: dict[str, str | None] = {attr.key.lower(): attr.value for attr in tag.attrs}
+    name_key = next((key for key in _NAME_KEYS if (written.get(key) or "").strip()), None)
     if name_key is None:
         return None
 
     def number(key: str) -> int | None:
-        return parse_int(tag.get(key), digits)
+        return parse_int(written.get(key), digits)
 
     def text(key: str) -> str | None:
-        value = tag.get(key)
+        value = written.get(key)
         return value.strip() or None if value is not None else None
 
     return CheckRequest(
-        name=(tag.get(name_key) or "").strip(),
+        name=(written.get(name_key) or "").strip(),
         name_key=name_key,
         who=text("who"),
         dc=number("dc"),
@@ -80,7 +81,7 @@ def read_request(tag: ParsedTag, digits: int) -> CheckRequest | None:
         dark=number("dark"),
         upgrade=number("upgrade"),
         setback=number("setback"),
-        upgrade_own=number("upgradeOwn"),
+        upgrade_own=number("upgradeown"),
     )
 
 

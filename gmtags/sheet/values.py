@@ -27,6 +27,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
+from gmtags.ruleset.memo import per_ruleset
 from gmtags.ruleset.model import Ruleset
 from gmtags.ruleset.refs import ListSum, RulesetValueRef, step_lookup
 from gmtags.ruleset.resolution_common import ProficiencyTier
@@ -156,6 +157,41 @@ def read_value(shape: Any, stored: object) -> Scalar:
     return stored[:limit] if isinstance(limit, int) else stored
 
 
+_START = LiveEntry()
+"""The live state play starts from: nothing moved (shared, since entries are immutable)."""
+
+
+@dataclass(frozen=True, slots=True)
+class _SheetIndex:
+    """A sheet's entries by id, built once per ruleset."""
+
+    fields: dict[str, Any]
+    abilities: dict[str, Ability]
+    skills: dict[str, CheckEntry]
+    saves: dict[str, CheckEntry]
+    derived: dict[str, Any]
+    lists: dict[str, SheetList]
+    pools: dict[str, LivePool]
+    tracks: dict[str, LiveTrack]
+    states: dict[str, LiveState]
+
+
+@per_ruleset
+def _index(ruleset: Ruleset) -> _SheetIndex:
+    sheet = ruleset.sheet
+    return _SheetIndex(
+        fields={f.id: f for f in sheet.fields},
+        abilities={a.id: a for a in sheet.abilities},
+        skills={s.id: s for s in sheet.skills},
+        saves={s.id: s for s in sheet.saves},
+        derived={d.id: d for d in sheet.derived},
+        lists={lst.id: lst for lst in sheet.lists},
+        pools={p.id: p for p in sheet.live.pools},
+        tracks={t.id: t for t in sheet.live.tracks},
+        states={s.id: s for s in sheet.live.states},
+    )
+
+
 class SheetValues:
     """One character's sheet numbers for one snapshot (a card and its live entry).
 
@@ -170,17 +206,18 @@ class SheetValues:
         self.ruleset = ruleset
         self.sheet = ruleset.sheet
         self.card = card
-        self.live = live if live is not None else LiveEntry()
+        self.live = live if live is not None else _START
         self._memo: dict[tuple[str, str], Any] = {}
-        self._fields = {f.id: f for f in self.sheet.fields}
-        self._abilities = {a.id: a for a in self.sheet.abilities}
-        self._skills = {s.id: s for s in self.sheet.skills}
-        self._saves = {s.id: s for s in self.sheet.saves}
-        self._derived = {d.id: d for d in self.sheet.derived}
-        self._lists = {lst.id: lst for lst in self.sheet.lists}
-        self._pools = {p.id: p for p in self.sheet.live.pools}
-        self._tracks = {t.id: t for t in self.sheet.live.tracks}
-        self._states = {s.id: s for s in self.sheet.live.states}
+        index = _index(ruleset)
+        self._fields = index.fields
+        self._abilities = index.abilities
+        self._skills = index.skills
+        self._saves = index.saves
+        self._derived = index.derived
+        self._lists = index.lists
+        self._pools = index.pools
+        self._tracks = index.tracks
+        self._states = index.states
         self._tiers = ruleset.resolution_common.proficiency_tiers
 
     def _once(self, kind: str, key: str, work: Callable[[], T]) -> T:

@@ -70,8 +70,8 @@ class _ToAttrs(Transformer[Token, list[Attr]]):
         return [child for child in children if isinstance(child, Attr)]
 
     def pair(self, children: list[Token]) -> Attr:
-        key, value = children
-        return Attr(str(key), str(value)[1:-1])
+        key, _, quoted = str(children[0]).partition("=")
+        return Attr(key.rstrip(" \t"), quoted.strip(" \t")[1:-1])
 
     def flag(self, children: list[Token]) -> Attr:
         return Attr(str(children[0]), None)
