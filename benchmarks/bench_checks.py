@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import importlib.util
 import random
-import time
-from collections.abc import Callable
 from pathlib import Path
+
+from timing import best_of
 
 from gmtags import Snapshot, load_ruleset, process
 from gmtags.engine.context import Context
@@ -46,16 +46,6 @@ CASES = [
         {"Vex": {"abilities": {"hunt": 3}}},
     ),
 ]
-
-
-def best_of(runs: int, work: Callable[[], object]) -> float:
-    """The fastest of `runs` timings, in seconds."""
-    best = float("inf")
-    for _ in range(runs):
-        start = time.perf_counter()
-        work()
-        best = min(best, time.perf_counter() - start)
-    return best
 
 
 def per_kind() -> None:

@@ -8,9 +8,9 @@ check tag would call it.
 
 from __future__ import annotations
 
-import time
-from collections.abc import Callable
 from pathlib import Path
+
+from timing import best_of
 
 from gmtags import Ruleset, Snapshot, load_ruleset
 from gmtags.sheet.numbers import find_check_character, sheet_check_number
@@ -25,16 +25,6 @@ CARD = {
     "saves": {"dex_save": "proficient", "int_save": "proficient"},
 }
 LIVE = {"marks": {"exhaustion": ["fatigue"]}, "pools": {"hp": 20}}
-
-
-def best_of(runs: int, work: Callable[[], object]) -> float:
-    """The fastest of `runs` timings, in seconds."""
-    best = float("inf")
-    for _ in range(runs):
-        start = time.perf_counter()
-        work()
-        best = min(best, time.perf_counter() - start)
-    return best
 
 
 def every_number(ruleset: Ruleset, snapshot: Snapshot, names: list[str]) -> None:

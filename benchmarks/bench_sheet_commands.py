@@ -9,9 +9,9 @@ receipt rendering included.
 
 from __future__ import annotations
 
-import time
-from collections.abc import Callable
 from pathlib import Path
+
+from timing import best_of
 
 from gmtags import Snapshot, load_ruleset, process
 
@@ -52,16 +52,6 @@ COMMANDS = [
     '[sheet: who="party" op="rest" rest="Long rest"]',
 ]
 REPLY = "\n".join(COMMANDS * 2)
-
-
-def best_of(runs: int, work: Callable[[], object]) -> float:
-    """The fastest of `runs` timings, in seconds."""
-    best = float("inf")
-    for _ in range(runs):
-        start = time.perf_counter()
-        work()
-        best = min(best, time.perf_counter() - start)
-    return best
 
 
 def main() -> None:

@@ -11,11 +11,10 @@ from __future__ import annotations
 
 import importlib.util
 import json
-import time
-from collections.abc import Callable
 from pathlib import Path
 
 import regex
+from timing import best_of
 
 from gmtags import Snapshot, load_ruleset, process
 from gmtags.state.snapshot import Clock
@@ -27,16 +26,6 @@ PARAGRAPH = (
     "Somewhere below, a bell starts ringing, and the rain on the road [1] turns to sleet. "
     "Élise counts the steps — 12, 13 — and waits.\n"
 )
-
-
-def best_of(runs: int, work: Callable[[], object]) -> float:
-    """The fastest of `runs` timings, in seconds."""
-    best = float("inf")
-    for _ in range(runs):
-        start = time.perf_counter()
-        work()
-        best = min(best, time.perf_counter() - start)
-    return best
 
 
 def main() -> None:
