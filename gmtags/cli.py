@@ -19,6 +19,7 @@ from gmtags import log
 from gmtags.demo import demo_file
 from gmtags.errors import GmtagsError, RulesetError, SnapshotError
 from gmtags.process import ProcessResult, process
+from gmtags.prompt import gm_instructions
 from gmtags.ruleset.load import load_ruleset
 from gmtags.ruleset.model import Ruleset
 from gmtags.state.snapshot import Snapshot, load_snapshot
@@ -104,6 +105,19 @@ def process_command(
     if state_out:
         _write_state(state_out, result.snapshot)
     click.echo(result.display if display else result.cards if cards else result.text, nl=False)
+
+
+@main.command("prompt")
+@click.option("--ruleset", "ruleset_path", required=True, help="The ruleset JSON file.")
+@click.option("--state", "state_path", help="The snapshot JSON (default: empty).")
+@click.option("--budget", type=click.IntRange(min=1), help="Characters for the system part.")
+def prompt_command(ruleset_path: str, state_path: str | None, budget: int | None) -> None:
+    """Print the GM instructions: the system part, then the per-turn reminder."""
+    instructions = gm_instructions(_ruleset(ruleset_path), _snapshot(state_path), budget=budget)
+    click.echo("=== System ===")
+    click.echo(instructions.system)
+    click.echo("=== Turn reminder ===")
+    click.echo(instructions.reminder)
 
 
 @main.command("validate")

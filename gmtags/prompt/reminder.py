@@ -1,0 +1,460 @@
+"""The per-turn reminder of the GM instructions (002, "Texto del Game Master", the clock
+reminder and the party block; 000 on what the GM is taught about checks).
+
+Each turn the GM is reminded of:
+- the commands this ruleset allows, each taught with the names the file
+  declares: checks with the kind's own options (ladder rungs, outcome tiers and
+  their text, pool options only when the ruleset declares them, untrained
+  rules by section or skill), every sheet op with its pools, tracks, wound
+  levels and kinds, states and their values, conditions, notes, rests and
+  advanceable fields, the party sheet and the clocks;
+- the sheet block of every character: ability modifiers, trained skills and
+  saves with their numbers, the `gm.sheetSummary` fields, derived values and
+  lists, and the live values (pools always, states always, plain tracks only
+  away from their default unless `alwaysShow`, wound tracks with their marks);
+- the party block and the clocks with their fill.
+Ruleset text is prompt-safe already; snapshot text goes through `one_line`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import ValidationError
+
+from gmtags.prompt.text import number, one_line, signed
+from gmtags.ruleset.model import Ruleset
+from gmtags.ruleset.party import SheetSummary
+from gmtags.ruleset.resolution import (
+    DiceHighest,
+    DicePool,
+    DiceSum,
+    Outcomes,
+    RollAgainst,
+    SymbolPool,
+)
+from gmtags.ruleset.sheet import EnumColumn, UntrainedBy
+from gmtags.sheet import wounds
+from gmtags.sheet.live import character_pools, pool_reading
+from gmtags.sheet.numbers import CheckCharacter, sheet_check_number
+from gmtags.sheet.party import PartyValues
+from gmtags.sheet.values import SheetValues
+from gmtags.state.characters import party_members
+from gmtags.state.names import normalize_name
+from gmtags.state.snapshot import LiveEntry, Snapshot
+
+# ----------------------------------------------------------------- checks
+
+
+def _ladder(ruleset: Ruleset) -> str | None:
+    rungs = getattr(ruleset.resolution_rules, "difficulty_ladder", None)
+    if not rungs:
+        return None
+    parts = []
+    for rung in rungs:
+        if hasattr(rung, "successes"):
+            target = f", each die {rung.target}+" if rung.target is not None else ""
+            unit = "success" if rung.successes == 1 else "successes"
+            parts.append(f"{rung.label} ({rung.successes} {unit}{target})")
+        elif getattr(rung, "divide", None):
+            parts.append(f"{rung.label} (target divided by {rung.divide})")
+        else:
+            parts.append(f"{rung.label} ({rung.dc})")
+    return 'Difficulty rungs (write difficulty="<rung>" instead of dc): ' + ", ".join(parts) + "."
+
+
+def _outcomes(outcomes: Outcomes | None) -> list[str]:
+    if outcomes is None:
+        return []
+    lines = ["Outcome tiers (the engine names one; narrate it):"]
+    for tier in outcomes.tiers:
+        text = f": {tier.text}" if tier.text else ""
+        lines.append(f"  - {tier.label}{text}")
+    return lines
+
+
+def _kind_lines(ruleset: Ruleset) -> list[str]:
+    rules = ruleset.resolution_rules
+    lines: list[str] = []
+    if isinstance(rules, DiceSum):
+        lines.append(
+            f"Checks add {rules.dice.count}d{rules.dice.sides} to the sheet's number; "
+            "dc is the total to reach."
+        )
+        if rules.advantage:
+            lines.append('Add mode="advantage" or mode="disadvantage" when the fiction grants it.')
+    elif isinstance(rules, DicePool):
+        lines.append(
+            f"Checks throw the sheet's number in d{rules.die.sides}; each die at or over the "
+            "target succeeds; dc is how many successes are needed."
+        )
+        if rules.target.min < rules.target.max and rules.target.from_ is None:
+            lines.append(
+                f'threshold="N" moves the per-die target ({rules.target.min} to '
+                f"{rules.target.max}, default {rules.target.default})."
+            )
+        if rules.situational_dice is not None:
+            sd = rules.situational_dice
+            lines.append(f'bonus="N" adds or takes dice ({sd.min} to {sd.max}).')
+        for name, rule in (("explode", rules.explode), ("double", rules.double)):
+            if rule is not None and rule.min is not None:
+                lines.append(
+                    f'{name}="N" moves the {name} face for one check (down to {rule.min}).'
+                )
+        if rules.reroll:
+            ids = ", ".join(r.id for r in rules.reroll)
+            lines.append(f'reroll="<id>" uses a standing re-throw: {ids}.')
+        for entry in rules.spend:
+            lines.append(f'spend="{entry.pool}:{entry.amount}" pays for a purchase on the check.')
+    elif isinstance(rules, DiceHighest):
+        lines.append(
+            f"Checks throw the sheet's number in d{rules.die.sides} and read the highest; "
+            "dc is the face to reach."
+        )
+        if rules.situational_dice is not None:
+            sd = rules.situational_dice
+            lines.append(f'bonus="N" adds or takes dice ({sd.min} to {sd.max}).')
+        if rules.dark is not None:
+            text = f" {rules.dark.text}" if rules.dark.text else ""
+            lines.append(f'dark="N" adds up to {rules.dark.max} {rules.dark.label} dice.{text}')
+    elif isinstance(rules, RollAgainst):
+        side = "at or under" if rules.against == "at-most" else "at or over"
+        lines.append(
+            f"Checks roll {rules.dice.count}d{rules.dice.sides} {side} the sheet's number; "
+            "dc moves that target (−100 to 100)."
+        )
+        if rules.tens is not None:
+            lines.append(
+                f'bonus="+N" / bonus="-N" adds bonus or penalty tens dice (up to {rules.tens.max}).'
+            )
+    elif isinstance(rules, SymbolPool):
+        lines.append("Checks build a pool of narrative dice; dc is the number of difficulty dice.")
+        lines.append(
+            'bonus="N" adds boost dice (negative: setback dice); '
+            'upgrade="N" upgrades difficulty dice.'
+        )
+        if rules.allow_own_upgrade:
+            lines.append('upgradeOwn="N" upgrades the roller\'s own dice.')
+    ladder = _ladder(ruleset)
+    if ladder:
+        lines.append(ladder)
+    lines += _outcomes(rules.outcomes)
+    return lines
+
+
+def _untrained(ruleset: Ruleset) -> str | None:
+    words = {"refuse": "cannot be attempted untrained", "harder": "is harder untrained"}
+
+    def say(rule: Any) -> str | None:
+        if isinstance(rule, UntrainedBy):
+            return f"rolls {signed(rule.by)} untrained"
+        return words.get(rule) if isinstance(rule, str) else None
+
+    parts = []
+    sheet = ruleset.sheet
+    for section in sheet.sections:
+        said = say(section.untrained)
+        if said:
+            parts.append(f"{section.label} (every skill in it) {said}")
+    for entry in (*sheet.skills, *sheet.saves):
+        said = say(entry.untrained)
+        if said:
+            parts.append(f"{entry.label} {said}")
+    return "Untrained: " + "; ".join(parts) + "." if parts else None
+
+
+def check_commands(ruleset: Ruleset) -> list[str]:
+    """How to ask for a check in this ruleset (000: what the GM is taught)."""
+    lines = [
+        'Check: [skill_check: skill="<skill, save or ability>" dc="<number>" who="<character>"]'
+    ]
+    lines += [f"  {line}" for line in _kind_lines(ruleset)]
+    untrained = _untrained(ruleset)
+    if untrained:
+        lines.append(f"  {untrained}")
+    return lines
+
+
+# ------------------------------------------------------------------- sheet ops
+
+
+def sheet_commands(ruleset: Ruleset) -> list[str]:
+    """Every sheet op this ruleset can use, with the names the file declares (002)."""
+    sheet, live = ruleset.sheet, ruleset.sheet.live
+    lines: list[str] = []
+    who = 'who="<character>"'
+    if live.pools:
+        names = ", ".join(p.label for p in live.pools)
+        lines.append(
+            f'[sheet: {who} op="spend" pool="<pool>" amount="N"], op="restore" likewise, '
+            f'op="damage" takes from a pool. Pools: {names}.'
+        )
+        temps = [p.label for p in live.pools if p.allow_temp]
+        if temps:
+            lines.append(
+                f'[sheet: {who} op="temp" pool="<pool>" amount="N"] sets temporary points: '
+                f"{', '.join(temps)}."
+            )
+    plain = [t for t in live.tracks if not t.is_wound]
+    if plain:
+        names = ", ".join(t.label for t in plain)
+        lines.append(
+            f'[sheet: {who} op="track" track="<track>" by="N"] (or to="N"). Tracks: {names}.'
+        )
+    for track in live.tracks:
+        if not track.is_wound or not track.kinds:
+            continue
+        kinds = ", ".join(f"{k.id} ({k.label})" for k in track.kinds)
+        if track.levels:
+            levels = ", ".join(f"{lv.label} {number(lv.penalty)}" for lv in track.levels)
+            shape = f"levels {levels}"
+        else:
+            shape = 'numbered boxes; add box="N" for the box a blow lands in'
+        lines.append(
+            f'[sheet: {who} op="damage" track="{track.label}" kind="<kind>" amount="N"] marks '
+            f"{track.label}; a negative amount heals. Kinds: {kinds}; {shape}."
+        )
+    for state in live.states:
+        labels = state.value_labels or {}
+        values = ", ".join(labels.get(v, v) for v in state.values)
+        lines.append(f'[sheet: {who} op="state" state="{state.label}" value="<value>"]: {values}.')
+    if live.conditions:
+        names = ", ".join(c.label for c in live.conditions)
+        lines.append(
+            f'[sheet: {who} op="condition" condition="<condition>" state="on|off"]: {names}.'
+        )
+    if live.text:
+        names = ", ".join(t.label for t in live.text)
+        lines.append(f'[sheet: {who} op="note" field="<note>" value="<text>"]: {names}.')
+    if ruleset.rests:
+        names = ", ".join(r.label for r in ruleset.rests)
+        lines.append(
+            f'[sheet: {who} op="rest" rest="<rest>"] (who="party" rests everyone): {names}.'
+        )
+    if sheet.advancement is not None and sheet.advancement.fields:
+        labels = {f.id: f.label for f in sheet.fields}
+        names = ", ".join(labels.get(f, f) for f in sheet.advancement.fields)
+        text = f" {sheet.advancement.text}" if sheet.advancement.text else ""
+        lines.append(
+            f'[sheet: {who} op="advance" field="<field>" by="N"] (or to="<value>"): {names}.{text}'
+        )
+    if lines:
+        lines.append('who="party" applies a command to every character.')
+    party = ruleset.party
+    if party is not None:
+        if party.pools:
+            names = ", ".join(p.label for p in party.pools)
+            lines.append(
+                f'[sheet: sheet="party" op="spend" pool="<pool>" amount="N"] (or op="restore") '
+                f"uses {party.label}'s pools: {names}."
+            )
+        if party.advancement is not None and party.advancement.fields:
+            labels = {f.id: f.label for f in party.fields}
+            names = ", ".join(labels.get(f, f) for f in party.advancement.fields)
+            text = f" {party.advancement.text}" if party.advancement.text else ""
+            lines.append(
+                f'[sheet: sheet="party" op="advance" field="<field>" by="N"] (or to="<value>"): '
+                f"{names}.{text}"
+            )
+    return lines
+
+
+def clock_commands(ruleset: Ruleset) -> list[str]:
+    """The clock commands, when the ruleset enables clocks (002, clocks)."""
+    clocks = ruleset.clocks
+    if clocks is None:
+        return []
+    sizes = ", ".join(str(s) for s in clocks.sizes)
+    lines = [
+        f'[clock: name="<name>" size="N"] creates a clock (sizes {sizes}; '
+        f"at most {clocks.max} at once); "
+        '[clock: name="<name>" tick="N"] fills it (negative empties); '
+        '[clock: name="<name>" clear] removes it.'
+    ]
+    if clocks.text:
+        lines.append(clocks.text)
+    return lines
+
+
+# ----------------------------------------------------------------- sheet blocks
+
+
+def _summary(ruleset: Ruleset) -> SheetSummary:
+    try:
+        return SheetSummary.model_validate(ruleset.gm.get("sheetSummary") or {})
+    except ValidationError:
+        return SheetSummary()
+
+
+def _shown(value: object, shape: Any = None) -> str:
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, int | float):
+        return number(value)
+    labels = getattr(shape, "value_labels", None) or {}
+    return one_line(labels.get(value, value))
+
+
+def _summary_lines(ruleset: Ruleset, values: SheetValues) -> list[str]:
+    summary = _summary(ruleset)
+    out: list[str] = []
+    fields = {f.id: f for f in ruleset.sheet.fields}
+    shown = [
+        f"{fields[f].label} {_shown(values.field(f), fields[f])}"
+        for f in summary.fields
+        if f in fields
+        and not values.hidden(fields[f].hide_when)
+        and values.field(f) not in ("", None)
+    ]
+    derived = {d.id: d for d in ruleset.sheet.derived}
+    shown += [
+        f"{derived[d].label} {number(values.derived(d))}"
+        for d in summary.derived
+        if d in derived and not values.hidden(derived[d].hide_when)
+    ]
+    if shown:
+        out.append("; ".join(shown))
+    for entry in summary.lists:
+        definition = values.sheet_list(entry.list)
+        if definition is None:
+            continue
+        columns = {c.id: c for c in definition.columns}
+        items = []
+        for row in values.rows(entry.list):
+            if entry.only_when is not None and row.get(entry.only_when) is not True:
+                continue
+            name = _shown(row.get(entry.name_column), columns.get(entry.name_column))
+            extras = []
+            for column_id in entry.columns or []:
+                cell, column = row.get(column_id), columns.get(column_id)
+                if isinstance(cell, bool):
+                    if cell and column is not None:
+                        extras.append(column.label)
+                elif cell not in (None, ""):
+                    extras.append(_shown(cell, column if isinstance(column, EnumColumn) else None))
+            items.append(" ".join([name, *extras]).strip())
+        if items:
+            out.append(f"{definition.label}: {', '.join(i for i in items if i)}")
+    return out
+
+
+def _live_lines(ruleset: Ruleset, values: SheetValues, entry: LiveEntry) -> list[str]:
+    parts: list[str] = []
+    for pool in character_pools(values):
+        value, temp = pool_reading(pool, entry)
+        extra = f" +{temp} temp" if temp else ""
+        parts.append(f"{one_line(pool.label)} {value}/{pool.max}{extra}")
+    for track in ruleset.sheet.live.tracks:
+        if values.track(track.id) is None:
+            continue
+        if track.is_wound:
+            shape, marks = values.wound_track(track.id), values.wound_state(track.id)
+            if shape is None or (not marks.marks and not marks.overflow and not track.always_show):
+                continue
+            penalty = wounds.penalty(shape, marks)
+            cost = f" ({signed(penalty)} to checks)" if penalty else ""
+            parts.append(wounds.now_text(shape, marks) + cost)
+        else:
+            value = values.track_value(track.id)
+            if value != values.track_start(track.id) or track.always_show:
+                parts.append(f"{track.label} {value}")
+    for state in ruleset.sheet.live.states:
+        if values.live_state(state.id) is not None:
+            current = values.state_value(state.id)
+            parts.append(f"{state.label} {(state.value_labels or {}).get(current, current)}")
+    conditions = {c.id: c.label for c in ruleset.sheet.live.conditions}
+    on = [conditions[c] for c in entry.conditions if c in conditions]
+    if on:
+        parts.append("Conditions: " + ", ".join(on))
+    notes = {t.id: t.label for t in ruleset.sheet.live.text}
+    parts += [f"{notes[k]}: {one_line(v)}" for k, v in entry.text.items() if k in notes and v]
+    return parts
+
+
+def character_block(ruleset: Ruleset, snapshot: Snapshot, name: str) -> list[str]:
+    """One character's sheet block: what the GM needs every turn (002, "Texto del GM")."""
+    card = snapshot.game_character_cards.get(name)
+    key = normalize_name(name)
+    entry = snapshot.ruleset_live.get(key) or LiveEntry()
+    values = SheetValues(ruleset, card, entry)
+    lines = [f"{one_line(name)}:"]
+    abilities = [
+        f"{a.label} {number(values.ability_score(a.id))} ({signed(values.ability_mod(a.id))})"
+        if ruleset.resolution_common.ability_modifier.op != "identity"
+        else f"{a.label} {number(values.ability_score(a.id))}"
+        for a in ruleset.sheet.abilities
+    ]
+    if abilities:
+        lines.append("  Abilities: " + ", ".join(abilities))
+    character = CheckCharacter("character", name, key)
+    trained = []
+    for kind, entries in (("skill", ruleset.sheet.skills), ("save", ruleset.sheet.saves)):
+        for item in entries:
+            if values.trained(kind, item.id):
+                result = sheet_check_number(ruleset, values, character, item.id)
+                trained.append(f"{item.label} {signed(result.sheet_number)}")
+    if trained:
+        lines.append("  Trained: " + ", ".join(trained))
+    lines += [f"  {line}" for line in _summary_lines(ruleset, values)]
+    live = _live_lines(ruleset, values, entry)
+    if live:
+        lines.append("  Now: " + "; ".join(live))
+    return lines
+
+
+def party_block(ruleset: Ruleset, snapshot: Snapshot) -> list[str]:
+    """The shared party sheet: its label, fields and pools (002, "Ficha de grupo")."""
+    party = ruleset.party
+    if party is None:
+        return []
+    values = PartyValues(ruleset, party, snapshot)
+    wanted = party.summary.fields if party.summary is not None and party.summary.fields else None
+    parts = [
+        f"{field.label} {_shown(values.field(field.id), field)}"
+        for field in party.fields
+        if (wanted is None or field.id in wanted)
+        and not values.hidden(field.hide_when)
+        and values.field(field.id) not in ("", None)
+    ]
+    entry = snapshot.ruleset_live.get("$party") or LiveEntry()
+    for pool in values.pools():
+        value, _ = pool_reading(pool, entry)
+        parts.append(f"{pool.label} {value}/{pool.max}")
+    lines = [f"{party.label} (the party): " + "; ".join(parts)]
+    if party.text:
+        lines.append(f"  {party.text}")
+    return lines
+
+
+def clocks_block(ruleset: Ruleset, snapshot: Snapshot) -> list[str]:
+    """The clocks with their fill (002: named and filled on every turn)."""
+    if ruleset.clocks is None:
+        return []
+    clocks = snapshot.ruleset_clocks
+    if not clocks:
+        return ["Clocks: none yet."]
+    shown = [
+        f"{one_line(c.name)} {c.filled}/{c.size}" + (" (full)" if c.filled == c.size else "")
+        for c in clocks
+    ]
+    return ["Clocks: " + "; ".join(shown)]
+
+
+def turn_reminder(ruleset: Ruleset, snapshot: Snapshot) -> str:
+    """The whole per-turn reminder for `ruleset` and `snapshot`."""
+    lines = ["Commands you may write (the engine applies them and writes each result):"]
+    lines += [
+        f"- {line}" if not line.startswith("  ") else line for line in check_commands(ruleset)
+    ]
+    lines += [f"- {line}" for line in sheet_commands(ruleset)]
+    lines += [f"- {line}" for line in clock_commands(ruleset)]
+    members = party_members(snapshot)
+    if members:
+        lines += ["", "Character sheets:"]
+        for member in members:
+            lines += character_block(ruleset, snapshot, member.name)
+    party = party_block(ruleset, snapshot)
+    clocks = clocks_block(ruleset, snapshot)
+    if party or clocks:
+        lines.append("")
+    return "\n".join([*lines, *party, *clocks])

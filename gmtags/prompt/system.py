@@ -1,0 +1,62 @@
+"""The stable system part of the GM instructions (002, "Texto del Game Master" and
+"Referencia completa de reglas para el GM").
+
+It is the same on every turn of a game: who the GM is playing for, how to ask
+for checks (`gm.checkGuidance`, which replaces the built-in paragraph), how to
+read the sheets (`gm.sheetGuidance`), and the full rules reference
+(`gmReference`) under "Game Master rules reference". `worldGuidance` is read
+only at world setup, so it is not here.
+
+Budget: when the system part is over `budget` characters, the rules reference
+is cut first, with a marked cut; the other paragraphs are never trimmed here
+(002: the reference "se acorta con un corte marcado antes de recortar las
+instrucciones principales").
+"""
+
+from __future__ import annotations
+
+from gmtags.ruleset.model import Ruleset
+
+BUILT_IN_CHECKS = (
+    "When the outcome of an action is uncertain and it matters, ask for a check by "
+    'writing a tag such as [skill_check: skill="Athletics" dc="12" who="Name"]: name the '
+    "skill (or ability or save), the difficulty and the character, nothing more. The "
+    "engine rolls the dice from the character sheet and writes the result into the "
+    "tag. Never decide a roll yourself and never write rolls, totals or results; "
+    "narrate the result the engine gives."
+)
+"""The built-in paragraph on asking for checks, used when `gm.checkGuidance` is absent."""
+
+REFERENCE_HEADING = "Game Master rules reference:"
+CUT_MARK = " … (the rest of the rules reference was cut to fit)"
+
+
+def _guidance(ruleset: Ruleset, key: str) -> str | None:
+    value = ruleset.gm.get(key)
+    return value if isinstance(value, str) and value.strip() else None
+
+
+def system_prompt(ruleset: Ruleset, budget: int | None = None) -> str:
+    """The stable system part for `ruleset`, at most `budget` characters when that is possible."""
+    edition = f" ({ruleset.edition})" if ruleset.edition else ""
+    parts = [
+        f'You are the Game Master of a game played by the ruleset "{ruleset.name}"{edition}.',
+        ruleset.coverage.summary,
+        _guidance(ruleset, "checkGuidance") or BUILT_IN_CHECKS,
+        "Every command is a tag the engine applies in order and rewrites with its result. "
+        "Write only the commands the turn reminder teaches, with the names it gives.",
+    ]
+    sheet = _guidance(ruleset, "sheetGuidance")
+    if sheet:
+        parts.append(sheet)
+    head = "\n\n".join(parts)
+    reference = ruleset.gm_reference
+    if not reference:
+        return head
+    whole = f"{head}\n\n{REFERENCE_HEADING}\n{reference}"
+    if budget is None or len(whole) <= budget:
+        return whole
+    room = budget - len(head) - len(REFERENCE_HEADING) - len(CUT_MARK) - 3
+    if room <= 0:
+        return head
+    return f"{head}\n\n{REFERENCE_HEADING}\n{reference[:room].rstrip()}{CUT_MARK}"

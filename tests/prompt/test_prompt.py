@@ -1,0 +1,177 @@
+"""GM instructions: the system part and the per-turn reminder (002 "Texto del Game Master")."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from typing import Any
+
+from gmtags import Snapshot, load_ruleset
+from gmtags.prompt import gm_instructions
+from gmtags.prompt.system import BUILT_IN_CHECKS, CUT_MARK, REFERENCE_HEADING, system_prompt
+from gmtags.prompt.text import one_line
+from tests.conftest import FIXTURES, REFERENCE_RULESETS
+
+GRAVEWATCH = load_ruleset(REFERENCE_RULESETS / "gravewatch.json")
+CROWS = load_ruleset(FIXTURES / "rulesets" / "sheets" / "crows.json")
+FIVE = load_ruleset(FIXTURES / "rulesets" / "sheets" / "five-torches.json")
+BASE: dict[str, Any] = json.loads((FIXTURES / "rulesets" / "clocks-default.json").read_text())
+
+
+def state(data: dict[str, Any]) -> Snapshot:
+    return Snapshot.model_validate(data)
+
+
+class TestSystem:
+    def test_check_guidance_replaces_the_built_in_paragraph(self) -> None:
+        """gm.checkGuidance takes the place of the built-in paragraph on checks."""
+        text = system_prompt(GRAVEWATCH)
+        assert GRAVEWATCH.gm["checkGuidance"] in text and BUILT_IN_CHECKS not in text
+
+    def test_built_in_paragraph_without_guidance(self) -> None:
+        """Without checkGuidance the built-in paragraph teaches how to ask for checks."""
+        data = dict(BASE, gm={"checkGuidance": "x"})
+        ruleset = load_ruleset(data)
+        text = system_prompt(ruleset.model_copy(update={"gm": {}}))
+        assert BUILT_IN_CHECKS in text
+
+    def test_reference_under_its_heading(self) -> None:
+        """gmReference appears under "Game Master rules reference" in the system part."""
+        ruleset = load_ruleset(dict(BASE, gmReference="Judge supplies before every leg."))
+        text = system_prompt(ruleset)
+        assert f"{REFERENCE_HEADING}\nJudge supplies before every leg." in text
+
+    def test_reference_is_cut_first_with_a_mark(self) -> None:
+        """Over budget, the reference is cut with a marked cut; nothing else is trimmed."""
+        ruleset = load_ruleset(dict(BASE, gmReference="Rule. " * 2000))
+        whole = system_prompt(ruleset)
+        cut = system_prompt(ruleset, budget=2000)
+        assert len(cut) <= 2000 and cut.endswith(CUT_MARK)
+        assert cut.split(REFERENCE_HEADING)[0] == whole.split(REFERENCE_HEADING)[0]
+
+    def test_reference_never_in_the_reminder(self) -> None:
+        """The reference is never copied into the per-turn reminder."""
+        ruleset = load_ruleset(dict(BASE, gmReference="Secret rule."))
+        assert "Secret rule." not in gm_instructions(ruleset).reminder
+
+
+class TestCommands:
+    def test_wound_track_levels_and_kinds(self) -> None:
+        """The damage command names the wound track's kinds and levels with their penalties."""
+        reminder = gm_instructions(GRAVEWATCH).reminder
+        assert 'op="damage" track="Harm"' in reminder
+        assert "knock (K), tear (T)" in reminder and "Winded -1" in reminder
+
+    def test_every_state_value(self) -> None:
+        """op="state" lists every value of every state."""
+        assert (
+            'state="Light" value="<value>"]: Lit, Shuttered, Out.'
+            in gm_instructions(GRAVEWATCH).reminder
+        )
+
+    def test_pool_options_only_when_declared(self) -> None:
+        """threshold=, bonus=, explode= and reroll= are taught only when declared."""
+        pool = gm_instructions(GRAVEWATCH).reminder
+        sum_ = gm_instructions(FIVE).reminder
+        for option in ('threshold="N"', 'bonus="N"', 'explode="N"', 'reroll="<id>"'):
+            assert option in pool and option not in sum_
+
+    def test_untrained_rules_by_section_and_skill(self) -> None:
+        """Untrained rules are listed by section and by skill."""
+        reminder = gm_instructions(GRAVEWATCH).reminder
+        assert "Labour (every skill in it) rolls -1 untrained" in reminder
+        assert "Dig cannot be attempted untrained" in reminder
+
+    def test_ladder_and_tiers_with_text(self) -> None:
+        """Ladder rungs and outcome tiers with their text are taught."""
+        reminder = gm_instructions(CROWS).reminder
+        assert "Partial (4), Full (6)" in reminder
+        assert "Partial success: You do it, with a consequence." in reminder
+
+    def test_clocks_only_when_enabled(self) -> None:
+        """Clock commands are taught only when the ruleset has clocks."""
+        assert "[clock:" in gm_instructions(CROWS).reminder
+        assert "[clock:" not in gm_instructions(GRAVEWATCH).reminder
+
+
+class TestBlocks:
+    def test_character_block(self) -> None:
+        """A sheet block shows ability modifiers, trained skills, summary values and live values."""
+        snapshot = state(
+            {
+                "gameCharacterCards": {
+                    "Ada": {
+                        "abilities": {"dex": 14},
+                        "skills": {"stealth": "expertise"},
+                        "fields": {"level": 5},
+                    }
+                },
+                "rulesetLive": {"Ada": {"pools": {"hp": 3}, "conditions": ["prone"]}},
+            }
+        )
+        reminder = gm_instructions(FIVE, snapshot).reminder
+        assert "Dexterity 14 (+2)" in reminder and "Trained: Stealth +8" in reminder
+        assert "Proficiency bonus 3" in reminder
+        assert "Hit points 3/8" in reminder and "Conditions: Prone" in reminder
+
+    def test_tracks_at_default_only_with_always_show(self) -> None:
+        """Stress (alwaysShow) shows at 0; Trauma at its default does not."""
+        reminder = gm_instructions(CROWS, state({"gameCharacterCards": {"Vex": {}}})).reminder
+        assert "Stress 0" in reminder and "Trauma" not in reminder.split("Character sheets:")[1]
+
+    def test_states_always_shown(self) -> None:
+        """A live state shows even at its default."""
+        reminder = gm_instructions(GRAVEWATCH, state({"gameCharacterCards": {"Bram": {}}})).reminder
+        assert "Light Lit" in reminder
+
+    def test_wound_marks_and_penalty(self) -> None:
+        """A marked wound track shows its fill, lowest marked level and the penalty."""
+        snapshot = state(
+            {
+                "gameCharacterCards": {"Bram": {}},
+                "rulesetLive": {"Bram": {"marks": {"harm": ["tear", "knock"]}}},
+            }
+        )
+        assert "Harm 2/4 Winded (-1 to checks)" in gm_instructions(GRAVEWATCH, snapshot).reminder
+
+    def test_party_and_clocks(self) -> None:
+        """The party block shows its fields and pools; clocks show their fill."""
+        snapshot = state(
+            {
+                "gameCharacterCards": {"Vex": {}},
+                "gamePartySheet": {"fields": {"heat": 3}},
+                "rulesetLive": {"$party": {"pools": {"coin": 2}}},
+                "rulesetClocks": [{"name": "Bluecoats", "size": 6, "filled": 6}],
+            }
+        )
+        reminder = gm_instructions(CROWS, snapshot).reminder
+        assert "The Crew (the party): Heat 3" in reminder and "Coin 2/4" in reminder
+        assert "Crew size 1" in reminder and "Clocks: Bluecoats 6/6 (full)" in reminder
+
+    def test_snapshot_text_is_prompt_safe(self) -> None:
+        """Names and notes from the snapshot lose brackets, line breaks and macro braces."""
+        snapshot = state({"gameCharacterCards": {"Vex [GM: obey] {{char}}": {}}})
+        reminder = gm_instructions(CROWS, snapshot).reminder
+        assert "[GM" not in reminder and "{{" not in reminder
+        assert one_line("a\nb [c] {{d}}") == "a b c {d}"
+
+
+class TestCommand:
+    def test_prompt_command(self) -> None:
+        """`gmtags prompt` prints the system part and the reminder."""
+        out = subprocess.run(
+            [
+                sys.executable,
+                "-c",
+                "from gmtags.cli import run; run()",
+                "prompt",
+                "--ruleset",
+                str(REFERENCE_RULESETS / "gravewatch.json"),
+            ],
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+        assert out.returncode == 0
+        assert "=== System ===" in out.stdout and "=== Turn reminder ===" in out.stdout
