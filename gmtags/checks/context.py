@@ -15,10 +15,35 @@ from gmtags.checks.dice import Tray
 from gmtags.checks.record import CheckRecord
 from gmtags.checks.request import CheckRequest
 from gmtags.limits import Limits
-from gmtags.ruleset.resolution import Rung
+from gmtags.ruleset.resolution import RerollRule, Rung
 from gmtags.sheet.numbers import CheckNumber
+from gmtags.sheet.values import SheetValues
 
 R = TypeVar("R", bound=Rung)
+
+
+@dataclass(frozen=True, slots=True)
+class Bought:
+    """What a check paid for before the throw (000, "Gastar…" and "Un amuleto…").
+
+    `successes` are added after counting, `dice` join the pool within its
+    limits, `reroll` competes with a standing one, `threshold`/`explode`/
+    `double` (a used entry's) win over the tag's. `spend` and `use` are the
+    receipt's `spend="pool:paid"` and `use="Entry"`.
+    """
+
+    successes: int = 0
+    dice: int = 0
+    reroll: RerollRule | None = None
+    threshold: int | None = None
+    explode: int | None = None
+    double: int | None = None
+    spend: str | None = None
+    use: str | None = None
+
+
+NOTHING_BOUGHT = Bought()
+"""A check that paid for nothing."""
 
 
 @dataclass(frozen=True)
@@ -29,6 +54,9 @@ class CheckInput:
     number: CheckNumber
     tray: Tray
     limits: Limits
+    bought: Bought = NOTHING_BOUGHT
+    values: SheetValues | None = None
+    """The roller's sheet (None for a stranger or a check with no character)."""
 
     @property
     def is_save(self) -> bool:
@@ -57,4 +85,6 @@ def start_record(check: CheckInput) -> CheckRecord:
         with_=number.with_label,
         penalty=round(number.penalty),
         adjust=round(number.adjust_total),
+        spend=check.bought.spend,
+        use=check.bought.use,
     )

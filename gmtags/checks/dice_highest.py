@@ -6,7 +6,8 @@ how many dice are thrown (wounds, `adjust` and `bonus=` within
 `keep` highest are added up. With no dice, `zeroDice` either throws two and
 keeps the lower (never a critical) or fails without rolling. `critical.count`
 dice showing the top face (or `critical.face` and above) are a critical
-success. Dark dice (`dark="N"`, up to `dark.max`) are always thrown and
+success. Dice bought with `spend=` (000, "Gastar…") join the pool before
+the clamp. Dark dice (`dark="N"`, up to `dark.max`) are always thrown and
 recorded last; with `outcome: "light"` only the light dice decide, and the
 light side applies `zeroDice` when it has none. `darkHighest` means a dark die
 beat every light die strictly (fallback light dice included; with no light
@@ -52,7 +53,9 @@ def resolve_dice_highest(rules: DiceHighest, check: CheckInput) -> CheckRecord:
     situational = rules.situational_dice
     if situational is not None and check.request.bonus:
         record.bonus = clamp(check.request.bonus, situational.min, situational.max)
-    size = clamp(whole(check.number.number) + record.bonus, rules.pool.min, rules.pool.max)
+    # 000, "Gastar…": a dice-highest spend buys only dice, thrown within the pool limits.
+    dice = whole(check.number.number) + record.bonus + check.bought.dice
+    size = clamp(dice, rules.pool.min, rules.pool.max)
     record.pool = size
     dark = rules.dark
     dark_count = 0

@@ -5,8 +5,16 @@ tag reader discards `rolls`, `total`, `result`, …). Steps: read the ask
 (`gmtags.checks.request`), work out the sheet's number (`gmtags.sheet.numbers`),
 refuse only an untrained `refuse` check (002: `reason="untrained"`), apply the
 first override that names the check (000, "Pruebas que tiran a su manera"),
-then hand the check to the resolver of the ruleset's kind (one module per
-kind, `KINDS` below). A check changes no state.
+pay for what the check buys (`spend=`, `use=`: `gmtags.checks.spend`), then
+hand the check to the resolver of the ruleset's kind (one module per kind,
+`KINDS` below).
+
+A check changes state only by paying: a spend or a charm that was bought
+returns the snapshot with the roller's live pools paid (000, "Gastar para
+cambiar una tirada": "Una sola resolución tira los dados y paga lo que los
+modificó"); a check that buys nothing, or is refused, returns the snapshot it
+was given. Two checks in one reply therefore spend in order from a running
+live state (ENGINE-NOTES §5).
 """
 
 from __future__ import annotations
@@ -18,16 +26,20 @@ from typing import Any
 from gmtags.checks.context import CheckInput
 from gmtags.checks.dice import Tray
 from gmtags.checks.dice_highest import resolve_dice_highest
+from gmtags.checks.dice_pool import resolve_dice_pool
 from gmtags.checks.dice_sum import resolve_dice_sum
 from gmtags.checks.record import CheckRecord
 from gmtags.checks.request import CheckRequest, read_request
 from gmtags.checks.roll_against import resolve_roll_against
+from gmtags.checks.spend import NOTHING, Payer, Purchase, purchase
 from gmtags.engine.context import Applied, Context
+from gmtags.engine.sheet import character_pools
 from gmtags.ruleset.model import Ruleset
-from gmtags.ruleset.resolution import Override
+from gmtags.ruleset.resolution import DicePool, Override, ResolutionRules
+from gmtags.sheet import live
 from gmtags.sheet.numbers import CheckNumber, check_number
 from gmtags.sheet.values import SheetValues
-from gmtags.state.snapshot import Snapshot
+from gmtags.state.snapshot import LiveEntry, Snapshot
 from gmtags.tags.parse import ParsedTag
 from gmtags.tags.receipt import Pairs, refused
 
@@ -39,9 +51,10 @@ KINDS: Mapping[str, Resolver] = MappingProxyType(
         "dice-sum": resolve_dice_sum,
         "roll-against": resolve_roll_against,
         "dice-highest": resolve_dice_highest,
+        "dice-pool": resolve_dice_pool,
     }
 )
-"""Resolvers by `resolution.kind`; dice-pool and symbol-pool have not landed yet."""
+"""Resolvers by `resolution.kind`."""
 
 _OVERRIDE_LISTS = {"skill": "skills", "save": "saves", "ability": "abilities"}
 
@@ -83,11 +96,42 @@ def _override(ruleset: Ruleset, values: SheetValues | None, number: CheckNumber)
     return None
 
 
-def _tray_limit(kind: str, context: Context) -> int:
-    # dice-sum: 20 dice a roll (SPEC §8). The other kinds are bounded by their own
+def _tray_limit(kind: str, rules: ResolutionRules, context: Context) -> int:
+    # dice-sum: 20 dice a roll (SPEC §8). A pool throws at most 2 × pool.max plus
+    # the re-throws a reroll may make. The other kinds are bounded by their own
     # validated maxima (a pool of 20 plus 10 dark dice plus two fallback dice; 11
     # d10 for tens); the tray is a guard on top of those.
-    return context.limits.dice_per_roll if kind == "dice-sum" else 2 * context.limits.dice_per_roll
+    if kind == "dice-sum":
+        return context.limits.dice_per_roll
+    if isinstance(rules, DicePool):
+        return 2 * rules.pool.max + context.limits.rerolls
+    return 2 * context.limits.dice_per_roll
+
+
+def _with_live(snapshot: Snapshot, key: str, entry: LiveEntry) -> Snapshot:
+    """The snapshot with the roller's live entry replaced; an entry storing nothing is dropped."""
+    entries = dict(snapshot.ruleset_live)
+    if live.is_empty(entry):
+        entries.pop(key, None)
+    else:
+        entries[key] = entry
+    return snapshot.model_copy(update={"ruleset_live": entries})
+
+
+def _purchase(
+    kind: str,
+    rules: ResolutionRules,
+    request: CheckRequest,
+    number: CheckNumber,
+    values: SheetValues | None,
+    context: Context,
+) -> Purchase:
+    """What the check pays for; a stranger or a check with no sheet buys nothing."""
+    if values is None or values.card is None or (request.spend is None and request.use is None):
+        return NOTHING
+    payer = Payer(values, character_pools(values), values.live, context.limits.integer_digits)
+    spends = getattr(rules, "spend", None) or []
+    return purchase(kind, spends, request, number, payer)
 
 
 def apply_skill_check(tag: ParsedTag, snapshot: Snapshot, context: Context) -> Applied:
@@ -108,9 +152,15 @@ def apply_skill_check(tag: ParsedTag, snapshot: Snapshot, context: Context) -> A
         receipt = refused("skill_check", _inputs(tag), _echo(tag, who), "untrained")
         return Applied(snapshot, receipt)
     rules = ruleset.resolution_rules
-    override = _override(ruleset, _sheet(ruleset, snapshot, number), number)
+    values = _sheet(ruleset, snapshot, number)
+    override = _override(ruleset, values, number)
     if override is not None:
         rules = rules.overridden(override)
-    tray = Tray(context.dice, _tray_limit(kind, context))
-    record = resolver(rules, CheckInput(request, number, tray, context.limits))
-    return Applied(snapshot, record.receipt(_inputs(tag)))
+    bought = _purchase(kind, rules, request, number, values, context)
+    tray = Tray(context.dice, _tray_limit(kind, rules, context))
+    check = CheckInput(request, number, tray, context.limits, bought.bought, values)
+    record = resolver(rules, check)
+    after = snapshot
+    if bought.entry is not None and number.character.key is not None:
+        after = _with_live(snapshot, number.character.key, bought.entry)
+    return Applied(after, record.receipt(_inputs(tag)))

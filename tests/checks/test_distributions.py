@@ -152,3 +152,33 @@ class TestOpenEnded:
         # In ten-thousandths: 90% plain; 5% open each way, of which 5% chain on.
         law = {"plain": 9000, "high": 475, "high-chain": 25, "low": 475, "low-chain": 25}
         assert_matches(observed, icepool.Die(law))
+
+
+def _exwod_die(depth: int) -> icepool.Die[icepool.Vector[int]]:
+    """One d10 of the exWoD-like pool as (successes, ones): 7+ succeeds, a 10 throws again."""
+
+    def face(f: int) -> icepool.Vector[int] | icepool.Die[icepool.Vector[int]]:
+        if f == 1:
+            return icepool.Vector((0, 1))
+        if f == 10 and depth > 0:
+            return icepool.Vector((1, 0)) + _exwod_die(depth - 1)
+        return icepool.Vector((1, 0) if f >= 7 else (0, 0))
+
+    return icepool.d10.map(face)
+
+
+class TestDicePool:
+    def test_exploding_tens_and_cancelling_ones(self) -> None:
+        """N d10 at 7, tens exploding and ones (exploded ones too) cancelling: exact net law."""
+        for dice in (1, 3, 5):
+            state = snapshot({"Bram": {"abilities": {"sinew": dice}}})
+            observed = sample(
+                "checks/exwod.json",
+                '[skill_check: ability="Sinew" dc="2"]',
+                state,
+                lambda out: int(out["total"] or 0),
+            )
+            one = _exwod_die(6)
+            pool = sum((one for _ in range(dice - 1)), one)
+            net = pool.map(lambda v: max(0, v[0] - v[1]))
+            assert_matches(observed, net)

@@ -1,0 +1,249 @@
+"""Paying inside a check: `spend="pool:N"` and `use="Entry"` (charms).
+
+000, "Gastar para cambiar una tirada": a standing `resolution.spend` entry is
+bought with `spend="resolve:1"` written in the check itself. The pool is
+named by id or label, ignoring case; N must be a whole number of purchases
+(`amount` each) or nothing is bought; asking for more than `perCheck` is
+clamped, not refused (`perCheck` is a number, a sheet value rounded down and
+held to 0..100, or `"pool"`: the sheet's number before wounds, `adjust` and
+bonus dice). A dice-pool buys successes, dice and a reroll (once, however many
+purchases); a dice-highest only dice; the other kinds nothing (import rejects
+the rest; at run time they are ignored).
+
+000, "Un amuleto que cambia una tirada": `use=` names a catalog entry the
+character picked whose `mechanics.check` changes a dice-pool roll. Its price
+is the entry's `cost` (found and planned as `[sheet: op="use"]` does,
+`gmtags.sheet.use`); with `perCostStep` it is bought as many times as the
+written `spend=` pays its price (at most ×5, ENGINE-NOTES §5), without it once
+whatever is offered. With `use=` the standing spend is not used.
+
+"Todo o nada.": the whole cost is paid through the pool arithmetic of
+`[sheet: op="spend"]` (`gmtags.sheet.live`); a pool that cannot cover it buys
+nothing and is charged nothing, and the check rolls as it would have. A
+stranger, an unknown pool or entry, an entry not picked or whose catalog or
+`mechanics.check` cannot be read buys nothing.
+
+Decisions where the seeds are silent:
+- a charm's `spend=` naming a pool its price does not use buys nothing;
+- scaling multiplies every term of the price (and the uses of the entry's
+  own counters) by the number of steps;
+- the receipt's `spend=` lists each pool paid as `id:amount`, joined by `, `.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from types import MappingProxyType
+
+from pydantic import ValidationError
+
+from gmtags.checks.context import NOTHING_BOUGHT, Bought
+from gmtags.checks.request import CheckRequest, clamp
+from gmtags.ruleset.model import Ruleset
+from gmtags.ruleset.resolution import MechanicsCheck, SpendEntry
+from gmtags.sheet.live import (
+    PoolSpec,
+    Refused,
+    find_pool,
+    pool_reading,
+    same_name,
+    spend,
+    with_pool,
+)
+from gmtags.sheet.numbers import CheckNumber
+from gmtags.sheet.use import CatalogEntry, catalog_entries, find_entry, plan_use
+from gmtags.sheet.values import SheetValues, whole
+from gmtags.state.snapshot import LiveEntry
+from gmtags.text import parse_int
+
+BUYS: Mapping[str, frozenset[str]] = MappingProxyType(
+    {
+        "dice-pool": frozenset({"successes", "dice", "reroll"}),
+        "dice-highest": frozenset({"dice"}),
+    }
+)
+"""000, "Gastar…": what a standing spend may buy, by resolution kind."""
+
+CHARM_KINDS = frozenset({"dice-pool"})
+"""000, "Un amuleto…": "Solo dice-pool puede aplicarlo"."""
+
+MAX_STEPS = 5
+"""ENGINE-NOTES §5: a scaling entry's effect is multiplied at most ×5."""
+
+PER_CHECK_RANGE = (0, 100)
+"""000: a `perCheck` read from the sheet is rounded down and held to 0..100."""
+
+
+@dataclass(frozen=True, slots=True)
+class Purchase:
+    """What a check bought and the roller's live entry after paying (None: nothing paid)."""
+
+    bought: Bought = NOTHING_BOUGHT
+    entry: LiveEntry | None = None
+
+
+NOTHING = Purchase()
+
+
+@dataclass(frozen=True, slots=True)
+class Payer:
+    """The roller as a purchase sees them: sheet values, pools now and the stored live entry."""
+
+    values: SheetValues
+    pools: tuple[PoolSpec, ...]
+    entry: LiveEntry
+    digits: int = 9
+    """SPEC §8: how many digits a number written in the tag may have."""
+
+
+def read_spend(written: str | None, digits: int) -> tuple[str, int] | None:
+    """`spend="pool:N"` as (pool, N); None when absent or not that shape, or N < 1."""
+    if written is None or ":" not in written:
+        return None
+    pool, _, amount = written.rpartition(":")
+    count = parse_int(amount, digits)
+    if not pool.strip() or count is None or count < 1:
+        return None
+    return pool.strip(), count
+
+
+def _per_check(entry: SpendEntry, values: SheetValues, number: CheckNumber) -> int:
+    """000: how many purchases one check may make."""
+    cap = entry.per_check
+    if isinstance(cap, int):
+        return cap
+    read = number.sheet_number if cap == "pool" else values.value(cap)
+    return clamp(whole(read), *PER_CHECK_RANGE)
+
+
+def _pay(payer: Payer, plan: Sequence[tuple[PoolSpec, int]]) -> LiveEntry | None:
+    """Pay every step through the pools' arithmetic, or nothing (000, "Todo o nada.")."""
+    working = payer.entry
+    for pool, amount in plan:
+        value, temp = pool_reading(pool, working)
+        if value < amount:
+            return None
+        working = with_pool(pool, working, value - amount, temp)
+    return working
+
+
+def standing_spend(
+    kind: str,
+    spends: Sequence[SpendEntry],
+    request: CheckRequest,
+    number: CheckNumber,
+    payer: Payer,
+) -> Purchase:
+    """000, "Gastar para cambiar una tirada": a `resolution.spend` entry bought on a check."""
+    allowed = BUYS.get(kind)
+    asked = read_spend(request.spend, payer.digits)
+    if allowed is None or asked is None:
+        return NOTHING
+    pool = find_pool(payer.pools, asked[0])
+    if isinstance(pool, Refused):
+        return NOTHING
+    rule = next((e for e in spends if e.pool == pool.key), None)
+    if rule is None or asked[1] % rule.amount:
+        return NOTHING
+    count = min(asked[1] // rule.amount, _per_check(rule, payer.values, number))
+    if count <= 0:
+        return NOTHING
+    cost = count * rule.amount
+    paid = spend(payer.pools, payer.entry, pool.key, cost)
+    if isinstance(paid, Refused):
+        return NOTHING
+    bought = Bought(
+        successes=count * (rule.successes or 0) if "successes" in allowed else 0,
+        dice=count * (rule.dice or 0) if "dice" in allowed else 0,
+        reroll=rule.reroll if "reroll" in allowed else None,
+        spend=f"{rule.pool}:{cost}",
+    )
+    return Purchase(bought, paid.entry)
+
+
+def _mechanics(ruleset: Ruleset, ref: str) -> tuple[MechanicsCheck, bool] | None:
+    """An entry's `mechanics.check` and whether it declares `perCostStep`; None if unreadable."""
+    catalog_id, _, entry_id = ref.partition("/")
+    for catalog in ruleset.catalogs or []:
+        if catalog.get("id") != catalog_id or not isinstance(catalog.get("entries"), list):
+            continue
+        for entry in catalog["entries"]:
+            if not isinstance(entry, Mapping) or entry.get("id") != entry_id:
+                continue
+            mechanics = entry.get("mechanics")
+            if not isinstance(mechanics, Mapping) or mechanics.get("check") is None:
+                return None
+            try:
+                check = MechanicsCheck.model_validate(mechanics["check"])
+            except ValidationError:
+                return None
+            return check, mechanics.get("perCostStep") is not None
+    return None
+
+
+def _steps(chosen: CatalogEntry, scales: bool, written: str | None, payer: Payer) -> int:
+    """How many times a charm is bought: 1, or what `spend=` pays of its price (≤ ×5); 0: none."""
+    asked = read_spend(written, payer.digits)
+    if not scales or asked is None:
+        return 1
+    assert chosen.cost is not None
+    pool = find_pool(payer.pools, asked[0])
+    for term, amount in chosen.cost:
+        named = same_name(asked[0], term) or (
+            not isinstance(pool, Refused) and term in (pool.key, pool.group)
+        )
+        if named:
+            return 0 if asked[1] % amount else min(asked[1] // amount, MAX_STEPS)
+    return 0
+
+
+def charm(kind: str, request: CheckRequest, payer: Payer) -> Purchase:
+    """000, "Un amuleto que cambia una tirada": `use=` a picked entry's `mechanics.check`."""
+    values = payer.values
+    if kind not in CHARM_KINDS or request.use is None or values.card is None:
+        return NOTHING
+    ruleset = values.ruleset
+    chosen = find_entry(ruleset, values.card, catalog_entries(ruleset), request.use)
+    if isinstance(chosen, Refused):
+        return NOTHING
+    found = _mechanics(ruleset, chosen.ref)
+    if found is None:
+        return NOTHING
+    effect, scales = found
+    steps = _steps(chosen, scales, request.spend, payer)
+    plan = plan_use(values, payer.pools, payer.entry, chosen, None)
+    if steps <= 0 or isinstance(plan, Refused):
+        return NOTHING
+    totals: dict[str, tuple[PoolSpec, int]] = {}
+    for pool, amount in plan:
+        paid = totals.get(pool.key, (pool, 0))[1]
+        totals[pool.key] = (pool, paid + amount * steps)
+    after = _pay(payer, list(totals.values()))
+    if after is None:
+        return NOTHING
+    spent = ", ".join(f"{key}:{amount}" for key, (_, amount) in totals.items())
+    bought = Bought(
+        successes=steps * (effect.successes or 0),
+        dice=steps * (effect.dice or 0),
+        reroll=effect.reroll,
+        threshold=effect.threshold,
+        explode=effect.explode,
+        double=effect.double,
+        spend=spent or None,
+        use=chosen.label,
+    )
+    return Purchase(bought, after)
+
+
+def purchase(
+    kind: str,
+    spends: Sequence[SpendEntry],
+    request: CheckRequest,
+    number: CheckNumber,
+    payer: Payer,
+) -> Purchase:
+    """What a check buys before it is thrown: a charm when `use=` is written, else a spend."""
+    if request.use is not None:
+        return charm(kind, request, payer)
+    return standing_spend(kind, spends, request, number, payer)
