@@ -68,6 +68,11 @@ class CheckRecord:
     dark_outcome: str | None = None
     unmodified: int | None = None
     exact: int | None = None
+    symbols: str | None = None
+    thrown: list[str] | None = None
+    symbol_details: str | None = None
+    setback: int = 0
+    upgrade_own: int = 0
     outcome: str | None = None
     outcome_text: str | None = None
 
@@ -113,6 +118,11 @@ class CheckRecord:
             ("darkOutcome", self.dark_outcome, self.dark_outcome is not None),
             ("unmodified", str(self.unmodified), self.unmodified is not None),
             ("exact", str(self.exact), self.exact is not None),
+            ("symbols", self.symbols, self.symbols is not None),
+            ("thrown", "|".join(self.thrown or []), self.thrown is not None),
+            ("symbolDetails", self.symbol_details, self.symbol_details is not None),
+            ("setback", str(self.setback), self.setback > 0),
+            ("upgradeOwn", str(self.upgrade_own), self.upgrade_own > 0),
             ("outcome", self.outcome, self.outcome is not None),
         ]
         out += [(key, value) for key, value, present in optional if present]

@@ -61,6 +61,7 @@ BUYS: Mapping[str, frozenset[str]] = MappingProxyType(
     {
         "dice-pool": frozenset({"successes", "dice", "reroll"}),
         "dice-highest": frozenset({"dice"}),
+        "symbol-pool": frozenset({"dice"}),
     }
 )
 """000, "Gastar…": what a standing spend may buy, by resolution kind."""

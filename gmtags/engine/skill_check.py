@@ -32,6 +32,7 @@ from gmtags.checks.record import CheckRecord
 from gmtags.checks.request import CheckRequest, read_request
 from gmtags.checks.roll_against import resolve_roll_against
 from gmtags.checks.spend import NOTHING, Payer, Purchase, purchase
+from gmtags.checks.symbol_pool import resolve_symbol_pool
 from gmtags.engine.context import Applied, Context
 from gmtags.engine.sheet import character_pools
 from gmtags.ruleset.model import Ruleset
@@ -52,6 +53,7 @@ KINDS: Mapping[str, Resolver] = MappingProxyType(
         "roll-against": resolve_roll_against,
         "dice-highest": resolve_dice_highest,
         "dice-pool": resolve_dice_pool,
+        "symbol-pool": resolve_symbol_pool,
     }
 )
 """Resolvers by `resolution.kind`."""
@@ -141,12 +143,9 @@ def apply_skill_check(tag: ParsedTag, snapshot: Snapshot, context: Context) -> A
     if request is None:
         return Applied(snapshot, refused("skill_check", _inputs(tag), _inputs(tag), "malformed"))
     kind = ruleset.resolution_kind or ""
-    resolver = KINDS.get(kind)
+    resolver = KINDS[kind]
     number = check_number(ruleset, snapshot, request.who, request.name, request.with_)
     who = number.character.name if number.character.name is not None else request.who
-    if resolver is None:
-        receipt = refused("skill_check", _inputs(tag), _echo(tag, who), "unsupported")
-        return Applied(snapshot, receipt)
     if number.untrained == "refuse":
         # 002: the check is not rolled; the ask comes back with reason="untrained".
         receipt = refused("skill_check", _inputs(tag), _echo(tag, who), "untrained")
