@@ -1,7 +1,7 @@
 """gmtags: makes an AI game master play by the rules.
 
 The public interface of SPEC §1: load a ruleset, hold a snapshot, process a
-response. `StreamProcessor` is not here yet: the stream filter has not landed.
+response, whole (`process`) or as it streams (`StreamProcessor`).
 """
 
 from gmtags.errors import Problem, RulesetError, SnapshotError
@@ -9,6 +9,7 @@ from gmtags.limits import Limits
 from gmtags.process import ProcessResult, process
 from gmtags.ruleset import Ruleset, load_ruleset
 from gmtags.state.snapshot import Snapshot
+from gmtags.stream import StreamProcessor
 from gmtags.tags.receipt import Receipt
 
 __all__ = [
@@ -20,6 +21,7 @@ __all__ = [
     "RulesetError",
     "Snapshot",
     "SnapshotError",
+    "StreamProcessor",
     "load_ruleset",
     "process",
 ]

@@ -8,68 +8,24 @@ from __future__ import annotations
 
 import json
 import logging
-import sys
-from collections.abc import Callable
-from pathlib import Path
-from typing import Any, NoReturn, TypeVar
+from typing import Any
 
 import click
 
 from gmtags import log
+from gmtags.checks.roll_cli import roll_command
+from gmtags.cli_common import fail as _fail
+from gmtags.cli_common import read_ruleset as _ruleset
+from gmtags.cli_common import read_snapshot as _snapshot
+from gmtags.cli_common import read_text as _read_text
+from gmtags.cli_common import write_state as _write_state
 from gmtags.demo import demo_file
-from gmtags.errors import GmtagsError, RulesetError, SnapshotError
+from gmtags.errors import GmtagsError
 from gmtags.process import ProcessResult, process
 from gmtags.prompt import gm_instructions
 from gmtags.ruleset.load import load_ruleset
-from gmtags.ruleset.model import Ruleset
 from gmtags.state.snapshot import Snapshot, load_snapshot
-
-T = TypeVar("T")
-
-
-def _fail(message: str) -> NoReturn:
-    click.echo(f"gmtags: {message}", err=True)
-    sys.exit(1)
-
-
-def _guard(what: str, path: str, load: Callable[[], T]) -> T:
-    """Run a loader; a missing file, bad JSON or invalid content exits 1 with the reason."""
-    try:
-        return load()
-    except (RulesetError, SnapshotError) as error:
-        lines = [f"  {problem}" for problem in error.problems]
-        _fail("\n".join([f"{what} {path} is invalid:", *lines]))
-    except FileNotFoundError:
-        _fail(f"{what} file not found: {path}")
-    except IsADirectoryError:
-        _fail(f"{what} path is a folder, not a file: {path}")
-    except UnicodeDecodeError:
-        _fail(f"{what} file is not UTF-8 text: {path}")
-    except OSError as error:
-        _fail(f"cannot read {what} file {path}: {error.strerror}")
-
-
-def _ruleset(path: str) -> Ruleset:
-    return _guard("ruleset", path, lambda: load_ruleset(path))
-
-
-def _snapshot(path: str | None) -> Snapshot:
-    if path is None:
-        return Snapshot()
-    return _guard("state", path, lambda: load_snapshot(path))
-
-
-def _read_text(path: str | None) -> str:
-    if path is None or path == "-":
-        return sys.stdin.read()
-    return _guard("input", path, lambda: Path(path).read_text(encoding="utf-8"))
-
-
-def _write_state(path: str, snapshot: Snapshot) -> None:
-    try:
-        Path(path).write_text(snapshot.to_json(indent=2) + "\n", encoding="utf-8")
-    except OSError as error:
-        _fail(f"cannot write state file {path}: {error.strerror}")
+from gmtags.stream.cli import stream_command
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -177,6 +133,10 @@ def demo_command(seed: int) -> None:
     reply = demo_file("reply.txt").read_text(encoding="utf-8")
     click.echo(f"gmtags demo: ruleset {ruleset.name!r}, seed {seed}")
     click.echo(_demo_report(process(reply, ruleset, before, seed=seed), before), nl=False)
+
+
+main.add_command(roll_command)
+main.add_command(stream_command)
 
 
 def run() -> None:

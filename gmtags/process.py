@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import random
 import secrets
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from gmtags.engine.context import Context
@@ -20,7 +21,7 @@ from gmtags.state.snapshot import Snapshot
 from gmtags.tags.parse import ParsedTag, parse_span
 from gmtags.tags.receipt import ENGINE_ATTRS, Receipt, refused
 from gmtags.tags.render import Placed, card_text, display_text, receipt_text
-from gmtags.tags.scan import find_spans
+from gmtags.tags.scan import Span, find_spans
 from gmtags.text import clean_value
 
 _log = get_logger()
@@ -75,6 +76,51 @@ def apply_tag(tag: ParsedTag, snapshot: Snapshot, context: Context) -> tuple[Sna
     return applied.snapshot, applied.receipt
 
 
+def step(
+    text: str, span: Span, count: int, snapshot: Snapshot, context: Context
+) -> tuple[Snapshot, Receipt]:
+    """Apply the `count`-th tag of a response (1-based), found at `span` in `text`.
+
+    The one step both `process` and the stream filter take: past the command
+    limit a tag is refused as too-many, a malformed one is refused as
+    malformed, any other goes to its handler.
+    """
+    tag = parse_span(text, span, ENGINE_ATTRS[span.name])
+    if count > context.limits.commands_per_response:
+        receipt = refused(tag.name, _pairs(tag), _pairs(tag), "too-many")
+    elif tag.malformed:
+        receipt = _malformed(tag, context.limits)
+    else:
+        snapshot, receipt = apply_tag(tag, snapshot, context)
+    _log.info(
+        "command.applied",
+        tag=tag.name,
+        result=receipt.result,
+        reason=receipt.reason,
+        receipt=receipt.render(),
+        discarded=tag.discarded or None,
+    )
+    return snapshot, receipt
+
+
+def new_context(ruleset: Ruleset, seed: int, limits: Limits) -> Context:
+    """The context of one response: one `random.Random(seed)` for all its dice."""
+    return Context(ruleset, random.Random(seed), limits)
+
+
+def result_of(text: str, placed: Sequence[Placed], snapshot: Snapshot, seed: int) -> ProcessResult:
+    """The result of one response from its tags' receipts and the final snapshot."""
+    frozen = tuple(placed)
+    return ProcessResult(
+        source=text,
+        text=receipt_text(text, frozen),
+        display=display_text(text, frozen),
+        snapshot=snapshot,
+        placed=frozen,
+        seed=seed,
+    )
+
+
 def process(
     text: str,
     ruleset: Ruleset,
@@ -91,31 +137,9 @@ def process(
         raise TypeError("process() needs the response as str")
     state = Snapshot() if snapshot is None else snapshot
     seed = new_seed() if seed is None else seed
-    context = Context(ruleset, random.Random(seed), limits)
+    context = new_context(ruleset, seed, limits)
     placed: list[Placed] = []
     for count, span in enumerate(find_spans(text, limits), start=1):
-        tag = parse_span(text, span, ENGINE_ATTRS[span.name])
-        if count > limits.commands_per_response:
-            receipt = refused(tag.name, _pairs(tag), _pairs(tag), "too-many")
-        elif tag.malformed:
-            receipt = _malformed(tag, limits)
-        else:
-            state, receipt = apply_tag(tag, state, context)
-        _log.info(
-            "command.applied",
-            tag=tag.name,
-            result=receipt.result,
-            reason=receipt.reason,
-            receipt=receipt.render(),
-            discarded=tag.discarded or None,
-        )
+        state, receipt = step(text, span, count, state, context)
         placed.append(Placed(span.start, span.end, receipt))
-    frozen = tuple(placed)
-    return ProcessResult(
-        source=text,
-        text=receipt_text(text, frozen),
-        display=display_text(text, frozen),
-        snapshot=state,
-        placed=frozen,
-        seed=seed,
-    )
+    return result_of(text, placed, state, seed)

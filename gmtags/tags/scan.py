@@ -56,23 +56,38 @@ class Span:
     complete: bool
 
 
+def span_at(text: str, head: regex.Match[str], limits: Limits) -> Span:
+    """The span of the tag whose head is `head`.
+
+    It reads no further than the tag length and never across a line break, so
+    the stream filter can decide it from a prefix of the response.
+    """
+    start = head.start()
+    limit = min(len(text), start + limits.tag_length)
+    body = _BODY.match(text, head.end(), limit)
+    if body is not None:
+        return Span(start, body.end(), head["name"].lower(), complete=True)
+    readable = _READABLE.match(text, head.end(), limit)
+    readable_end = head.end() if readable is None else readable.end()
+    close = _CLOSE.match(text, readable_end, limit)
+    end = close.end() if close is not None else readable_end
+    return Span(start, end, head["name"].lower(), complete=False)
+
+
 def find_spans(text: str, limits: Limits) -> Iterator[Span]:
-    """Yield every candidate tag span in order; spans never overlap."""
+    """Yield every candidate tag span in order; spans never overlap.
+
+    A head longer than the tag length (`[clock` and thousands of spaces) is
+    narration: SPEC §2 bounds a tag from `[` to `]`, head included.
+    """
     pos = 0
     while True:
         head = HEAD.search(text, pos)
         if head is None:
             return
-        start = head.start()
-        limit = min(len(text), start + limits.tag_length)
-        body = _BODY.match(text, head.end(), limit)
-        if body is not None:
-            span = Span(start, body.end(), head["name"].lower(), complete=True)
-        else:
-            readable = _READABLE.match(text, head.end(), limit)
-            readable_end = head.end() if readable is None else readable.end()
-            close = _CLOSE.match(text, readable_end, limit)
-            end = close.end() if close is not None else readable_end
-            span = Span(start, end, head["name"].lower(), complete=False)
+        if head.end() - head.start() > limits.tag_length:
+            pos = head.start() + 1
+            continue
+        span = span_at(text, head, limits)
         yield span
         pos = span.end

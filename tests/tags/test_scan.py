@@ -77,3 +77,11 @@ class TestFindSpans:
         text = '[clock: a="1"][clock: b="2"] [sheet: [clock: c="3"]'
         found: list[Span] = list(find_spans(text, LIMITS))
         assert all(a.end <= b.start for a, b in itertools.pairwise(found))
+
+
+class TestHeadLength:
+    def test_head_longer_than_the_tag_length_is_narration(self) -> None:
+        """SPEC §2 bounds a tag from `[` to `]`, head included: a longer head is no tag."""
+        text = "[clock" + " " * 20 + ': a="1"]'
+        assert list(find_spans(text, Limits(tag_length=16))) == []
+        assert spans(text) == [("clock", text, True)]

@@ -1,0 +1,66 @@
+"""What every `gmtags` subcommand shares: one-line errors and the file loaders.
+
+Exit codes (SPEC §1): 1 for invalid input (a ruleset, state or file), with one
+clear line on stderr, never a traceback.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import NoReturn, TypeVar
+
+import click
+
+from gmtags.errors import RulesetError, SnapshotError
+from gmtags.ruleset.load import load_ruleset
+from gmtags.ruleset.model import Ruleset
+from gmtags.state.snapshot import Snapshot, load_snapshot
+
+T = TypeVar("T")
+
+
+def fail(message: str) -> NoReturn:
+    click.echo(f"gmtags: {message}", err=True)
+    sys.exit(1)
+
+
+def guard(what: str, path: str, load: Callable[[], T]) -> T:
+    """Run a loader; a missing file, bad JSON or invalid content exits 1 with the reason."""
+    try:
+        return load()
+    except (RulesetError, SnapshotError) as error:
+        lines = [f"  {problem}" for problem in error.problems]
+        fail("\n".join([f"{what} {path} is invalid:", *lines]))
+    except FileNotFoundError:
+        fail(f"{what} file not found: {path}")
+    except IsADirectoryError:
+        fail(f"{what} path is a folder, not a file: {path}")
+    except UnicodeDecodeError:
+        fail(f"{what} file is not UTF-8 text: {path}")
+    except OSError as error:
+        fail(f"cannot read {what} file {path}: {error.strerror}")
+
+
+def read_ruleset(path: str) -> Ruleset:
+    return guard("ruleset", path, lambda: load_ruleset(path))
+
+
+def read_snapshot(path: str | None) -> Snapshot:
+    if path is None:
+        return Snapshot()
+    return guard("state", path, lambda: load_snapshot(path))
+
+
+def read_text(path: str | None) -> str:
+    if path is None or path == "-":
+        return sys.stdin.read()
+    return guard("input", path, lambda: Path(path).read_text(encoding="utf-8"))
+
+
+def write_state(path: str, snapshot: Snapshot) -> None:
+    try:
+        Path(path).write_text(snapshot.to_json(indent=2) + "\n", encoding="utf-8")
+    except OSError as error:
+        fail(f"cannot write state file {path}: {error.strerror}")
