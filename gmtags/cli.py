@@ -26,6 +26,7 @@ from gmtags.prompt import gm_instructions
 from gmtags.ruleset.load import load_ruleset
 from gmtags.state.snapshot import Snapshot, load_snapshot
 from gmtags.stream.cli import stream_command
+from gmtags.transcript.cli import transcript
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -137,6 +138,7 @@ def demo_command(seed: int) -> None:
 
 main.add_command(roll_command)
 main.add_command(stream_command)
+main.add_command(transcript)
 
 
 def run() -> None:

@@ -1,0 +1,153 @@
+"""Speed of saved-chat reprocessing and replay (gmtags/transcript, gmtags/history).
+
+Generates a 10,000-message SillyTavern chat for the crows fixture ruleset
+(user and assistant turns alternating; assistant turns carry clock, sheet and
+check tags; every tenth has three swipes) and reports:
+- messages per second reprocessing it (`reprocess`, then writing the file),
+  against only reading and writing the JSONL (plain `json`, and gmtags'
+  byte-preserving reader and writer);
+- the time to restore the snapshot of message 9,000: from the chat file
+  (read, then `state`), from a chat already in memory, and from the SQLite
+  store (`HistoryStore.state`).
+"""
+
+from __future__ import annotations
+
+import json
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from gmtags import Snapshot, load_ruleset
+from gmtags.history.store import HistoryStore
+from gmtags.transcript import parse_chat, read_chat, reprocess, state, write_chat
+from gmtags.transcript.layout import read_history
+
+ROOT = Path(__file__).resolve().parent.parent
+MESSAGES = 10_000
+START = {
+    "gameCharacterCards": {"Vex": {"abilities": {"finesse": 2, "hunt": 1}}, "Nim": {}},
+    "gamePartySheet": {"fields": {"vault": 8}},
+}
+REPLIES = (
+    'The bell tolls. [clock: name="Alarm" tick="1"] Vex moves. '
+    '[skill_check: ability="Finesse" who="Vex"]',
+    'Coin changes hands. [sheet: sheet="party" op="restore" pool="coin" amount="1"] '
+    '[sheet: who="Nim" op="track" track="stress" by="1"]',
+    'The alarm falls quiet. [clock: name="Alarm" tick="-2"] '
+    '[sheet: who="Nim" op="track" track="stress" by="-1"]',
+    "Rain on the canal; nothing happens for a while.",
+)
+
+
+def generate(count: int) -> str:
+    """A SillyTavern chat of `count` messages (metadata line excluded)."""
+    lines = [
+        json.dumps(
+            {
+                "user_name": "Mara",
+                "character_name": "Crows GM",
+                "create_date": "2026-11-20@21h04m12s",
+                "chat_metadata": {"chat_id": "bench", "note_prompt": ""},
+            },
+            separators=(",", ":"),
+        ),
+        json.dumps(
+            {
+                "name": "Crows GM",
+                "is_user": False,
+                "mes": '[clock: name="Alarm" size="8"]',
+                "extra": {"api": "openai"},
+            },
+            separators=(",", ":"),
+        ),
+    ]
+    for index in range(1, count):
+        if index % 2:
+            message = {"name": "Mara", "is_user": True, "mes": f"Turn {index}.", "extra": {}}
+        else:
+            reply = REPLIES[(index // 2) % len(REPLIES)]
+            message = {
+                "name": "Crows GM",
+                "is_user": False,
+                "is_system": False,
+                "send_date": "November 20, 2026 9:06pm",
+                "mes": reply,
+                "extra": {"api": "openai", "model": "gpt-4o", "token_count": 40},
+            }
+            if index % 20 == 0:
+                swipes = [reply, REPLIES[0], REPLIES[1]]
+                message |= {
+                    "swipes": swipes,
+                    "swipe_id": 0,
+                    "swipe_info": [{"send_date": "x", "extra": {"api": "openai"}} for _ in swipes],
+                }
+        lines.append(json.dumps(message, ensure_ascii=False, separators=(",", ":")))
+    return "\n".join(lines) + "\n"
+
+
+def timed(work: Callable[[], object]) -> tuple[float, object]:
+    """Seconds one call takes, and what it returned."""
+    begin = time.perf_counter()
+    value = work()
+    return time.perf_counter() - begin, value
+
+
+def best_of(runs: int, work: Callable[[], object]) -> float:
+    """The fastest of `runs` timings, in seconds."""
+    return min(timed(work)[0] for _ in range(runs))
+
+
+def main() -> None:
+    """Print the numbers listed in the module docstring."""
+    ruleset = load_ruleset(ROOT / "fixtures/rulesets/sheets/crows.json")
+    start = Snapshot.model_validate(START)
+    text = generate(MESSAGES)
+    with tempfile.TemporaryDirectory() as folder:
+        source, target = Path(folder) / "bench.jsonl", Path(folder) / "out.jsonl"
+        source.write_text(text, encoding="utf-8")
+
+        def plain_json() -> None:
+            rows = [json.loads(line) for line in source.read_text(encoding="utf-8").splitlines()]
+            out = "\n".join(json.dumps(row, ensure_ascii=False) for row in rows)
+            target.write_text(out, encoding="utf-8")
+
+        def gmtags_io() -> None:
+            write_chat(read_chat(source), target)
+
+        def full() -> None:
+            write_chat(reprocess(read_chat(source), ruleset, start).chat, target)
+
+        json_s = best_of(3, plain_json)
+        io_s = best_of(3, gmtags_io)
+        run_s = best_of(2, full)
+        print(f"transcript: {MESSAGES} messages ({len(text) / 1e6:.1f} MB)")
+        print(f"  read+write, plain json:      {MESSAGES / json_s:10,.0f} messages/s")
+        print(f"  read+write, gmtags chat:     {MESSAGES / io_s:10,.0f} messages/s")
+        print(f"  reprocess + write:           {MESSAGES / run_s:10,.0f} messages/s")
+
+        done = read_chat(target)
+        print(
+            f"  file after reprocess: {target.stat().st_size / 1e6:.1f} MB, "
+            f"{len(done.metadata['gmtags']['snapshots'])} distinct snapshots stored"
+        )
+        from_file = best_of(3, lambda: state(read_chat(target), 9_000))
+        in_memory = best_of(3, lambda: state(done, 9_000))
+        history = read_history(done)
+        with HistoryStore(Path(folder) / "history.sqlite") as store:
+            save_s, _ = timed(lambda: store.save(history))
+            from_store = best_of(5, lambda: store.state("bench", 9_000))
+            assert store.state("bench", 9_000) == state(done, 9_000)
+        assert parse_chat(text, "bench").dumps() == text
+        print("restore the snapshot of message 9,000:")
+        print(f"  from the chat file:          {from_file * 1e3:10.2f} ms")
+        print(f"  from the chat in memory:     {in_memory * 1e3:10.2f} ms")
+        print(
+            f"  from the SQLite store:       {from_store * 1e3:10.3f} ms "
+            f"(saving the whole history: {save_s * 1e3:.0f} ms)"
+        )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,360 @@
+"""`gmtags transcript …`: reprocess, rebuild and read saved chats (SPEC §6).
+
+    gmtags transcript reprocess CHAT.jsonl --ruleset R.json [--state S.json] [--out OUT.jsonl]
+    gmtags transcript rebuild CHAT.jsonl --ruleset R.json [--state S.json] [--out OUT.jsonl]
+    gmtags transcript state CHAT.jsonl [--message N] [--swipe K]
+
+`CHAT.jsonl` may be a folder (every `*.jsonl` under it) or several files;
+`--jobs N` spreads them over N processes, with a progress bar when stderr is
+a terminal and a one-line summary on stderr at the end.
+
+Decisions where SPEC §6 is silent:
+- With one chat, the result goes to `--out` or stdout. With several, `--out`
+  names a folder (made when missing) that receives each chat under its name
+  (its path below the folder it was found in); `reprocess` needs it, and
+  `rebuild` without it only checks and reports.
+- `rebuild` writes its report on stderr, one line per contradicted receipt
+  (`CHAT: message N, swipe K, tag T: problem: receipt`), and exits 1 when
+  there is any.
+- `state` of several chats prints one JSON object keyed by chat path.
+- `--db FILE` (reprocess, rebuild) also saves each chat's history in the
+  SQLite store (`gmtags.history.store`), keyed by chat id: the one place a
+  plain role/content chat's snapshots are kept.
+- A chat that cannot be read is reported (`CHAT, line N: why`) and the others
+  still run; the exit code is then 1. Nothing is ever written half-way:
+  every output file is written to a temporary file and renamed.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import sys
+import time
+from collections.abc import Callable, Iterator
+from concurrent.futures import Future, ProcessPoolExecutor, as_completed
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Literal
+
+import click
+
+from gmtags.cli_common import fail, read_ruleset, read_snapshot
+from gmtags.history.records import HistoryError
+from gmtags.history.store import HistoryStore
+from gmtags.ruleset.model import Ruleset
+from gmtags.state.snapshot import Snapshot
+from gmtags.transcript.chat import TranscriptError, read_chat, write_atomic
+from gmtags.transcript.rebuild import rebuild
+from gmtags.transcript.reprocess import reprocess
+from gmtags.transcript.state import state
+
+Command = Literal["reprocess", "rebuild", "state"]
+
+
+@dataclass(frozen=True, slots=True)
+class Task:
+    """One chat to run a command on, and where its result goes (None: returned as text)."""
+
+    command: Command
+    chat: str
+    out: str | None
+    message: int | None = None
+    swipe: int | None = None
+    db: str | None = None
+    """The SQLite history store to save the chat's history to, if any."""
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """What one chat gave: counts, contradictions, the text for stdout, or an error."""
+
+    chat: str
+    error: str | None = None
+    messages: int = 0
+    swipes: int = 0
+    report: tuple[str, ...] = field(default=())
+    text: str | None = None
+
+
+_WORKER: dict[str, tuple[Ruleset | None, Snapshot | None]] = {}
+
+
+def _load(
+    ruleset_path: str | None, state_path: str | None
+) -> tuple[Ruleset | None, Snapshot | None]:
+    """The ruleset and start state, read with the shared CLI loaders (exit 1 on a bad file)."""
+    ruleset = read_ruleset(ruleset_path) if ruleset_path is not None else None
+    start = read_snapshot(state_path) if state_path is not None else None
+    return ruleset, start
+
+
+def _init_worker(ruleset_path: str | None, state_path: str | None) -> None:
+    _WORKER["loaded"] = _load(ruleset_path, state_path)
+
+
+def _run(task: Task, ruleset: Ruleset | None, start: Snapshot | None) -> Outcome:
+    """Run one task; an unreadable chat becomes an error outcome, never an exception."""
+    try:
+        chat = read_chat(task.chat)
+        if task.command == "state":
+            snapshot = state(chat, task.message, task.swipe)
+            return Outcome(task.chat, text=snapshot.to_json(indent=2))
+        assert ruleset is not None
+        if task.command == "reprocess":
+            done = reprocess(chat, ruleset, start)
+            text, messages, swipes = done.chat.dumps(), done.messages, done.swipes
+            history = done.history
+            report: tuple[str, ...] = ()
+        else:
+            built = rebuild(chat, ruleset, start)
+            text, messages, swipes = built.chat.dumps(), built.messages, built.swipes
+            history = built.history
+            report = tuple(f"{task.chat}: {item}" for item in built.contradictions)
+        if task.db is not None:
+            with HistoryStore(task.db) as store:
+                store.save(history)
+        if task.out is not None:
+            Path(task.out).parent.mkdir(parents=True, exist_ok=True)
+            write_atomic(task.out, text)
+            return Outcome(task.chat, None, messages, swipes, report)
+        return Outcome(task.chat, None, messages, swipes, report, text)
+    except TranscriptError as error:
+        return Outcome(task.chat, str(error))
+    except HistoryError as error:
+        return Outcome(task.chat, f"{task.chat}: {error}")
+    except FileNotFoundError:
+        return Outcome(task.chat, f"chat file not found: {task.chat}")
+    except sqlite3.Error as error:
+        return Outcome(task.chat, f"{task.chat}: history store {task.db}: {error}")
+    except OSError as error:
+        return Outcome(task.chat, f"cannot read or write {task.chat}: {error.strerror}")
+
+
+def _run_in_worker(task: Task) -> Outcome:
+    ruleset, start = _WORKER["loaded"]
+    return _run(task, ruleset, start)
+
+
+def _expand(paths: tuple[str, ...]) -> tuple[list[tuple[Path, Path]], bool]:
+    """Every chat file as (path, name under --out), and whether there are several."""
+    found: list[tuple[Path, Path]] = []
+    several = len(paths) > 1
+    for raw in paths:
+        path = Path(raw)
+        if path.is_dir():
+            several = True
+            found.extend((file, file.relative_to(path)) for file in sorted(path.rglob("*.jsonl")))
+        elif path.exists():
+            found.append((path, Path(path.name)))
+        else:
+            fail(f"chat file not found: {raw}")
+    return found, several
+
+
+def _tasks(
+    command: Command,
+    paths: tuple[str, ...],
+    out: str | None,
+    message: int | None = None,
+    swipe: int | None = None,
+    db: str | None = None,
+) -> tuple[list[Task], bool]:
+    files, several = _expand(paths)
+    if not several:
+        file = files[0][0]
+        return [Task(command, str(file), out, message, swipe, db)], False
+    if command == "reprocess" and out is None:
+        raise click.UsageError("several chats need --out FOLDER to write them to")
+    names = [name for _, name in files]
+    if len(set(names)) != len(names):
+        raise click.UsageError("two chats would be written under the same name in --out")
+    if out is not None and Path(out).exists() and not Path(out).is_dir():
+        raise click.UsageError("--out must be a folder when there are several chats")
+    return [
+        Task(
+            command,
+            str(file),
+            None if out is None else str(Path(out) / name),
+            message,
+            swipe,
+            db,
+        )
+        for file, name in files
+    ], True
+
+
+@contextmanager
+def _progress(total: int, label: str) -> Iterator[Callable[[], None]]:
+    """A progress bar on stderr when it is a terminal; otherwise nothing is drawn."""
+    if total < 2 or not sys.stderr.isatty():
+        yield lambda: None
+        return
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
+
+    columns = (
+        "[progress.description]{task.description}",
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+    )
+    with Progress(*columns, console=Console(stderr=True), transient=True) as progress:
+        bar = progress.add_task(label, total=total)
+        yield lambda: progress.advance(bar)
+
+
+def _execute(
+    tasks: list[Task], jobs: int, ruleset_path: str | None, state_path: str | None
+) -> list[Outcome]:
+    """Run every task, in `jobs` processes when there are several; outcomes in task order."""
+    ruleset, start = _load(ruleset_path, state_path)
+    outcomes: dict[int, Outcome] = {}
+    with _progress(len(tasks), tasks[0].command if tasks else "") as advance:
+        if jobs <= 1 or len(tasks) <= 1:
+            for index, task in enumerate(tasks):
+                outcomes[index] = _run(task, ruleset, start)
+                advance()
+        else:
+            with ProcessPoolExecutor(
+                max_workers=jobs, initializer=_init_worker, initargs=(ruleset_path, state_path)
+            ) as pool:
+                futures: dict[Future[Outcome], int] = {
+                    pool.submit(_run_in_worker, task): index for index, task in enumerate(tasks)
+                }
+                for future in as_completed(futures):
+                    outcomes[futures[future]] = future.result()
+                    advance()
+    return [outcomes[index] for index in range(len(tasks))]
+
+
+def _summary(command: str, outcomes: list[Outcome], seconds: float, jobs: int) -> str:
+    failed = sum(1 for outcome in outcomes if outcome.error)
+    contradicted = sum(len(outcome.report) for outcome in outcomes)
+    parts = [
+        f"{command}: {len(outcomes) - failed} chat{'s' if len(outcomes) - failed != 1 else ''}",
+        f"{sum(o.messages for o in outcomes)} assistant messages",
+        f"{sum(o.swipes for o in outcomes)} swipes",
+    ]
+    if command == "rebuild":
+        parts.append(f"{contradicted} contradicted receipts")
+    if failed:
+        parts.append(f"{failed} failed")
+    return ", ".join(parts) + f" in {seconds:.2f} s ({jobs} job{'s' if jobs != 1 else ''})"
+
+
+def _finish(command: str, outcomes: list[Outcome], started: float, jobs: int) -> bool:
+    """Report errors and contradictions on stderr; True when everything was fine."""
+    for outcome in outcomes:
+        if outcome.error:
+            click.echo(f"gmtags: {outcome.error}", err=True)
+        for line in outcome.report:
+            click.echo(line, err=True)
+    if len(outcomes) > 1:
+        elapsed = time.perf_counter() - started
+        click.echo(_summary(command, outcomes, elapsed, jobs), err=True)
+    return not any(outcome.error or outcome.report for outcome in outcomes)
+
+
+_chats = click.argument("chats", nargs=-1, required=True, metavar="CHAT.jsonl...")
+_ruleset_option = click.option(
+    "--ruleset", "ruleset_path", required=True, help="The ruleset JSON file."
+)
+_state_option = click.option(
+    "--state",
+    "state_path",
+    help="The snapshot to start from (default: the one stored in the chat, else empty).",
+)
+_out_option = click.option(
+    "--out", help="Where to write the chat (a folder when there are several; default stdout)."
+)
+_db_option = click.option(
+    "--db",
+    help="Also save each chat's snapshot history in this SQLite store (made when missing).",
+)
+_jobs_option = click.option(
+    "--jobs", type=click.IntRange(min=1), default=1, show_default=True, help="Processes to use."
+)
+
+
+@click.group("transcript")
+def transcript() -> None:
+    """Reprocess, rebuild and read saved chats (SillyTavern or role/content JSONL)."""
+
+
+@transcript.command("reprocess")
+@_chats
+@_ruleset_option
+@_state_option
+@_out_option
+@_db_option
+@_jobs_option
+def reprocess_command(
+    chats: tuple[str, ...],
+    ruleset_path: str,
+    state_path: str | None,
+    out: str | None,
+    db: str | None,
+    jobs: int,
+) -> None:
+    """Re-roll every assistant message and swipe; write receipts and snapshots."""
+    started = time.perf_counter()
+    tasks, _ = _tasks("reprocess", chats, out, db=db)
+    outcomes = _execute(tasks, jobs, ruleset_path, state_path)
+    for outcome in outcomes:
+        if outcome.text is not None:
+            click.echo(outcome.text, nl=False)
+    if not _finish("reprocess", outcomes, started, jobs):
+        sys.exit(1)
+
+
+@transcript.command("rebuild")
+@_chats
+@_ruleset_option
+@_state_option
+@_out_option
+@_db_option
+@_jobs_option
+def rebuild_command(
+    chats: tuple[str, ...],
+    ruleset_path: str,
+    state_path: str | None,
+    out: str | None,
+    db: str | None,
+    jobs: int,
+) -> None:
+    """Recompute snapshots from the receipts without rolling; report contradicted receipts."""
+    started = time.perf_counter()
+    tasks, several = _tasks("rebuild", chats, out, db=db)
+    outcomes = _execute(tasks, jobs, ruleset_path, state_path)
+    for outcome in outcomes:
+        if outcome.text is not None and not several:
+            click.echo(outcome.text, nl=False)
+    if not _finish("rebuild", outcomes, started, jobs):
+        sys.exit(1)
+
+
+@transcript.command("state")
+@_chats
+@click.option("--message", type=click.IntRange(min=0), help="0-based message (default: last).")
+@click.option(
+    "--swipe", type=click.IntRange(min=0), help="Swipe of that message (default: current)."
+)
+@_jobs_option
+def state_command(
+    chats: tuple[str, ...], message: int | None, swipe: int | None, jobs: int
+) -> None:
+    """Print the snapshot JSON after a message and swipe, from the history the chat stores."""
+    started = time.perf_counter()
+    tasks, several = _tasks("state", chats, None, message, swipe)
+    outcomes = _execute(tasks, jobs, None, None)
+    if several:
+        states = {o.chat: json.loads(o.text) for o in outcomes if o.text is not None}
+        click.echo(json.dumps(states, ensure_ascii=False, indent=2))
+    else:
+        for outcome in outcomes:
+            if outcome.text is not None:
+                click.echo(outcome.text)
+    if not _finish("state", outcomes, started, jobs):
+        sys.exit(1)

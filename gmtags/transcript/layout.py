@@ -1,0 +1,191 @@
+"""Where gmtags keeps a chat's snapshot history inside a SillyTavern chat file (SPEC §6).
+
+SillyTavern keeps `extra` per message and `swipe_info[k].extra` per swipe, and
+when the user swipes it copies the chosen swipe's `swipe_info[k].extra` into
+the message's `extra`. gmtags follows that, under one key it owns, `gmtags`:
+
+- `swipe_info[k].extra.gmtags = {"seed", "before", "after"}`: swipe `k`'s
+  seed and the names of its snapshots before and after;
+- `extra.gmtags`: the same record for the current swipe (a message without
+  `swipes` keeps only this one, as swipe 0);
+- `chat_metadata.gmtags = {"version": 1, "start", "current", "state",
+  "snapshots"}`: the name of the snapshot the chat starts from, the name of
+  the current one, the current snapshot written out in full (SPEC §4 storage
+  names) for a person or a front end to read, and every snapshot the records
+  name, once each, keyed by its sha256 (`gmtags.history.snapshots`).
+
+Decisions: when `swipe_info` is missing or does not line up with `swipes`, it
+is written as a list as long as `swipes`, keeping the entries that were
+objects and adding `{}` for the rest. A plain `{"role","content"}` chat has
+no place for gmtags' data, so it keeps only its receipts; its history lives
+in the SQLite store (`gmtags.history.store`) or is recomputed by `rebuild`.
+Only values that change are written, so a second run leaves the file as it is.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from pydantic import ValidationError
+
+from gmtags.history.records import History, HistoryError, MessageRecord, SwipeRecord
+from gmtags.history.snapshots import SnapshotTable
+from gmtags.state.snapshot import Snapshot
+from gmtags.transcript.chat import (
+    Chat,
+    Kind,
+    Line,
+    current_swipe,
+    has_swipes,
+    is_assistant,
+    swipe_texts,
+    text_key,
+)
+
+NAMESPACE = "gmtags"
+VERSION = 1
+
+
+def _stored(chat: Chat) -> dict[str, Any] | None:
+    data = chat.metadata.get(NAMESPACE)
+    return data if isinstance(data, dict) else None
+
+
+def _snapshots(stored: dict[str, Any]) -> SnapshotTable:
+    table = SnapshotTable()
+    raw = stored.get("snapshots")
+    if not isinstance(raw, dict):
+        return table
+    for name, data in raw.items():
+        try:
+            snapshot = Snapshot.model_validate(data)
+        except ValidationError:
+            continue  # a damaged entry: the records naming it report it when used
+        if table.add(snapshot) != name:
+            continue  # edited by hand: its name no longer matches its content
+    return table
+
+
+def stored_start(chat: Chat) -> Snapshot | None:
+    """The snapshot a previous run started this chat from, when one is stored."""
+    stored = _stored(chat)
+    if stored is None or not isinstance(stored.get("start"), str):
+        return None
+    return _snapshots(stored).get(stored["start"])
+
+
+def _message_record(data: dict[str, Any]) -> MessageRecord:
+    extra = data.get("extra")
+    own = SwipeRecord.from_json(extra.get(NAMESPACE)) if isinstance(extra, dict) else None
+    if not has_swipes(data):
+        return MessageRecord((own,), 0)
+    current = current_swipe(data)
+    info = data.get("swipe_info")
+    records: list[SwipeRecord | None] = []
+    for index in range(len(data["swipes"])):
+        entry = info[index] if isinstance(info, list) and index < len(info) else None
+        entry_extra = entry.get("extra") if isinstance(entry, dict) else None
+        record = (
+            SwipeRecord.from_json(entry_extra.get(NAMESPACE))
+            if isinstance(entry_extra, dict)
+            else None
+        )
+        if record is None and index == current:
+            record = own
+        records.append(record)
+    return MessageRecord(tuple(records), current)
+
+
+def read_history(chat: Chat) -> History:
+    """The snapshot history stored in a SillyTavern chat; `HistoryError` when there is none."""
+    stored = _stored(chat)
+    if chat.kind == "plain":
+        raise HistoryError("a plain role/content chat stores no snapshots: run `rebuild` on it")
+    if stored is None or not isinstance(stored.get("start"), str):
+        raise HistoryError("this chat stores no gmtags snapshots: run `reprocess` first")
+    messages = {
+        index: _message_record(chat.messages[index].data) for index in chat.assistant_indexes()
+    }
+    return History(chat.chat_id, stored["start"], len(chat.messages), messages, _snapshots(stored))
+
+
+def _set(line: Line, path: Sequence[str | int], value: Any) -> Line:
+    """`line` with the value at `path` set, or `line` itself when it already holds it."""
+    node: Any = line.data
+    for key in path:
+        if isinstance(key, int):
+            node = node[key] if isinstance(node, list) and 0 <= key < len(node) else None
+        else:
+            node = node.get(key) if isinstance(node, dict) else None
+        if node is None:
+            break
+    if node == value and type(node) is type(value):
+        return line
+    return line.with_value(path, value)
+
+
+def write_texts(kind: Kind, line: Line, texts: Sequence[str]) -> Line:
+    """A message with its swipes' texts replaced; `mes` follows the current swipe."""
+    data = line.data
+    if has_swipes(data):
+        line = _set(line, ("swipes",), list(texts))
+        return _set(line, ("mes",), texts[current_swipe(data)])
+    return _set(line, (text_key(kind, data),), texts[0])
+
+
+def write_records(line: Line, records: Sequence[SwipeRecord]) -> Line:
+    """A SillyTavern message with its per-swipe records written (see the module docstring)."""
+    data = line.data
+    current = current_swipe(data)
+    if has_swipes(data):
+        count = len(data["swipes"])
+        info = data.get("swipe_info")
+        aligned = (
+            isinstance(info, list)
+            and len(info) == count
+            and all(isinstance(entry, dict) for entry in info)
+        )
+        if not aligned:
+            old = info if isinstance(info, list) else []
+            fresh = [
+                old[i] if i < len(old) and isinstance(old[i], dict) else {} for i in range(count)
+            ]
+            line = line.with_value(("swipe_info",), fresh)
+        for index, record in enumerate(records):
+            if not isinstance(line.data["swipe_info"][index].get("extra", {}), dict):
+                line = line.with_value(("swipe_info", index, "extra"), {})
+            line = _set(line, ("swipe_info", index, "extra", NAMESPACE), record.to_json())
+    if not isinstance(data.get("extra", {}), dict):
+        line = line.with_value(("extra",), {})
+    return _set(line, ("extra", NAMESPACE), records[current].to_json())
+
+
+def write_history(chat: Chat, history: History) -> Chat:
+    """The chat with `history`'s records and snapshots stored (a plain chat is returned as is)."""
+    if chat.kind == "plain" or chat.header is None:
+        return chat
+    header: Line = chat.header
+    for index, record in history.messages.items():
+        if all(swipe is not None for swipe in record.swipes):
+            swipes = [swipe for swipe in record.swipes if swipe is not None]
+            chat = chat.with_message(index, write_records(chat.messages[index], swipes))
+    names = sorted(history.referenced())
+    stored = {
+        "version": VERSION,
+        "start": history.start,
+        "current": history.current_name(),
+        "state": history.current().to_json_dict(),
+        "snapshots": {name: history.snapshot(name).to_json_dict() for name in names},
+    }
+    if not isinstance(header.data.get("chat_metadata"), dict):
+        header = header.with_value(("chat_metadata",), {})
+    return chat.with_header(_set(header, ("chat_metadata", NAMESPACE), stored))
+
+
+def assistant_swipes(chat: Chat, index: int) -> tuple[list[str], int]:
+    """An assistant message's swipe texts and its current swipe."""
+    data = chat.messages[index].data
+    if not is_assistant(chat.kind, data):
+        raise ValueError(f"message {index} is not an assistant message")
+    return swipe_texts(chat.kind, data), current_swipe(data)

@@ -1,0 +1,111 @@
+"""`reprocess`: re-roll every assistant message and swipe of a saved chat (SPEC §6).
+
+Messages are taken in chat order. Every swipe of an assistant message starts
+from the snapshot its position implies: the state after the previous
+assistant message's current swipe (the chat's start for the first one), so
+swipes are siblings and never see each other's rolls (002, "Relojes de
+progreso…": regenerate starts from the previous snapshot). The chat then goes
+on from the current swipe. Each swipe is rolled with the seed derived from
+(chat id, message index, swipe index) (`gmtags.transcript.seeds`).
+
+A text that already holds receipts is processed like any reply: the engine's
+attributes in it are discarded (SPEC §2) and every command is rolled again.
+
+The start snapshot is the one passed in; without one, the start a previous
+run stored in the chat; without that, the empty snapshot.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from gmtags.history.records import History, MessageRecord, SwipeRecord
+from gmtags.history.snapshots import SnapshotTable
+from gmtags.limits import DEFAULT_LIMITS, Limits
+from gmtags.process import process
+from gmtags.ruleset.model import Ruleset
+from gmtags.state.snapshot import Snapshot
+from gmtags.transcript.chat import Chat
+from gmtags.transcript.layout import (
+    assistant_swipes,
+    read_history,
+    stored_start,
+    write_history,
+    write_texts,
+)
+from gmtags.transcript.seeds import derive_seed
+
+
+@dataclass(frozen=True, slots=True)
+class Reprocessed:
+    """A reprocessed chat, its history, and how much was rolled."""
+
+    chat: Chat
+    history: History
+    messages: int
+    """How many assistant messages were rolled."""
+    swipes: int
+    """How many swipes (alternatives) were rolled, the current ones included."""
+
+
+def reprocess(
+    chat: Chat,
+    ruleset: Ruleset,
+    start_snapshot: Snapshot | None = None,
+    *,
+    first: int = 0,
+    limits: Limits = DEFAULT_LIMITS,
+) -> Reprocessed:
+    """Re-roll every assistant message and swipe from message `first` on (SPEC §6).
+
+    Messages before `first` keep their text and their stored snapshots (an
+    edit reprocesses from the edited message); with `first > 0` the chat must
+    already store its history.
+    """
+    table = SnapshotTable()
+    records: dict[int, MessageRecord] = {}
+    if first > 0:
+        stored = read_history(chat)
+        start = stored.snapshot(stored.start)
+        table.add(start)
+        state = start
+        for index in chat.assistant_indexes():
+            if index >= first:
+                break
+            record = stored.record(index)
+            for kept in record.swipes:
+                if kept is not None:
+                    table.add(stored.snapshot(kept.before))
+                    table.add(stored.snapshot(kept.after))
+            records[index] = record
+            state = stored.after(index)
+    else:
+        start = start_snapshot if start_snapshot is not None else stored_start(chat) or Snapshot()
+        state = start
+    start_name = table.add(start)
+    chat_id = chat.chat_id
+    rolled_messages = rolled_swipes = 0
+    for index in chat.assistant_indexes():
+        if index < first:
+            continue
+        texts, current = assistant_swipes(chat, index)
+        before = table.add(state)
+        swipe_records: list[SwipeRecord] = []
+        new_texts: list[str] = []
+        afters: list[Snapshot] = []
+        for swipe, text in enumerate(texts):
+            seed = derive_seed(chat_id, index, swipe)
+            result = process(text, ruleset, state, seed, limits=limits)
+            new_texts.append(result.text)
+            afters.append(result.snapshot)
+            swipe_records.append(SwipeRecord(before, table.add(result.snapshot), seed))
+        chat = chat.with_message(index, write_texts(chat.kind, chat.messages[index], new_texts))
+        records[index] = MessageRecord(tuple(swipe_records), current)
+        state = afters[current]
+        rolled_messages += 1
+        rolled_swipes += len(texts)
+    history = History(chat_id, start_name, len(chat.messages), records, table)
+    history = History(
+        chat_id, start_name, len(chat.messages), records, table.only(history.referenced())
+    )
+    return Reprocessed(write_history(chat, history), history, rolled_messages, rolled_swipes)

@@ -1,0 +1,180 @@
+"""gmtags/transcript/cli.py: `gmtags transcript reprocess|rebuild|state` (SPEC §6)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from tests.transcript.conftest import CROWS, GROUP, HEIST, PLAIN, START, copy_to
+
+RUN = "from gmtags.transcript.cli import transcript; transcript(prog_name='gmtags transcript')"
+
+
+def transcript(*args: str | Path) -> subprocess.CompletedProcess[str]:
+    """Run the `transcript` command group in a fresh interpreter."""
+    return subprocess.run(
+        [sys.executable, "-c", RUN, *map(str, args)], capture_output=True, text=True, check=False
+    )
+
+
+def reprocessed(tmp_path: Path) -> Path:
+    """The heist chat reprocessed into `tmp_path/done.jsonl`."""
+    out = tmp_path / "done.jsonl"
+    result = transcript("reprocess", HEIST, "--ruleset", CROWS, "--state", START, "--out", out)
+    assert result.returncode == 0, result.stderr
+    return out
+
+
+class TestReprocessCommand:
+    def test_writes_stdout_without_out(self) -> None:
+        """With one chat and no --out the reprocessed chat goes to stdout."""
+        result = transcript("reprocess", HEIST, "--ruleset", CROWS, "--state", START)
+        assert result.returncode == 0
+        assert 'result=\\"ok\\" now=\\"2/8\\"' in result.stdout
+        assert result.stdout.count("\n") == HEIST.read_text().count("\n")
+
+    def test_out_file_matches_stdout(self, tmp_path: Path) -> None:
+        """--out writes the same bytes stdout would carry."""
+        out = reprocessed(tmp_path)
+        result = transcript("reprocess", HEIST, "--ruleset", CROWS, "--state", START)
+        assert out.read_text(encoding="utf-8") == result.stdout
+
+    def test_a_folder_with_jobs(self, tmp_path: Path) -> None:
+        """A folder of chats over two processes writes each under --out, with a summary."""
+        folder = tmp_path / "chats"
+        folder.mkdir()
+        for source in (HEIST, GROUP, PLAIN):
+            copy_to(folder, source)
+        out = tmp_path / "out"
+        result = transcript(
+            "reprocess", folder, "--ruleset", CROWS, "--state", START, "--out", out, "--jobs", "2"
+        )
+        assert result.returncode == 0, result.stderr
+        assert sorted(p.name for p in out.iterdir()) == sorted(p.name for p in folder.iterdir())
+        assert "reprocess: 3 chats, 9 assistant messages" in result.stderr
+        single = transcript("reprocess", HEIST, "--ruleset", CROWS, "--state", START)
+        assert (out / HEIST.name).read_text(encoding="utf-8") == single.stdout
+
+    def test_several_chats_need_out(self) -> None:
+        """Several chats without --out is a usage error (exit 2)."""
+        result = transcript("reprocess", HEIST, GROUP, "--ruleset", CROWS)
+        assert result.returncode == 2
+        assert "--out" in result.stderr
+
+    def test_missing_file(self) -> None:
+        """A missing chat exits 1 with one clear line and no traceback."""
+        result = transcript("reprocess", "nope.jsonl", "--ruleset", CROWS)
+        assert result.returncode == 1
+        assert result.stderr == "gmtags: chat file not found: nope.jsonl\n"
+
+    def test_bad_json_line(self, tmp_path: Path) -> None:
+        """A bad JSON line exits 1 naming its line number."""
+        bad = tmp_path / "bad.jsonl"
+        bad.write_text('{"chat_metadata":{}}\n{"name":"GM","is_user":false,"mes":"x"}\n{oops\n')
+        result = transcript("reprocess", bad, "--ruleset", CROWS)
+        assert result.returncode == 1
+        assert "line 3: not valid JSON" in result.stderr
+        assert "Traceback" not in result.stderr
+
+    def test_bad_ruleset(self, tmp_path: Path) -> None:
+        """A ruleset that does not exist exits 1 through gmtags.cli's loader."""
+        result = transcript("reprocess", HEIST, "--ruleset", tmp_path / "none.json")
+        assert result.returncode == 1
+        assert "ruleset file not found" in result.stderr
+
+
+class TestRebuildCommand:
+    def test_honest_chat_exits_0(self, tmp_path: Path) -> None:
+        """A chat whose receipts the rules confirm rebuilds to the same file, exit 0."""
+        done = reprocessed(tmp_path)
+        result = transcript("rebuild", done, "--ruleset", CROWS, "--out", tmp_path / "again.jsonl")
+        assert result.returncode == 0, result.stderr
+        assert (tmp_path / "again.jsonl").read_bytes() == done.read_bytes()
+
+    def test_forged_receipt_exits_1_with_a_report(self, tmp_path: Path) -> None:
+        """A forged clock is reported by message, swipe and tag, exit 1."""
+        done = reprocessed(tmp_path)
+        text = done.read_text(encoding="utf-8")
+        done.write_text(text.replace('now=\\"2/8\\"', 'now=\\"7/8\\"'), encoding="utf-8")
+        result = transcript("rebuild", done, "--ruleset", CROWS, "--out", tmp_path / "r.jsonl")
+        assert result.returncode == 1
+        assert (
+            f"{done}: message 0, swipe 0, tag 1: now='7/8' but the rules give now='2/8'"
+            in result.stderr
+        )
+
+
+class TestStateCommand:
+    def test_last_message(self, tmp_path: Path) -> None:
+        """Without --message: the state after the last message, as JSON."""
+        result = transcript("state", reprocessed(tmp_path))
+        assert result.returncode == 0
+        assert json.loads(result.stdout)["rulesetLive"]["$party"] == {"pools": {"coin": 5}}
+
+    def test_message_and_swipe(self, tmp_path: Path) -> None:
+        """--message 2 --swipe 2 prints that swipe's clocks."""
+        result = transcript("state", reprocessed(tmp_path), "--message", "2", "--swipe", "2")
+        assert json.loads(result.stdout)["rulesetClocks"] == [
+            {"name": "Patrol", "size": 8, "filled": 3}
+        ]
+
+    def test_not_processed(self) -> None:
+        """A chat with no stored history exits 1 and says to reprocess it."""
+        result = transcript("state", HEIST)
+        assert result.returncode == 1
+        assert "reprocess" in result.stderr
+        assert "Traceback" not in result.stderr
+
+    def test_swipe_of_a_user_message(self, tmp_path: Path) -> None:
+        """A swipe of a message that has none exits 1."""
+        result = transcript("state", reprocessed(tmp_path), "--message", "1", "--swipe", "0")
+        assert result.returncode == 1
+        assert "not an assistant message" in result.stderr
+
+
+class TestDbOption:
+    def test_reprocess_saves_the_history_in_the_store(self, tmp_path: Path) -> None:
+        """--db keeps each chat's history in SQLite, a plain chat's included."""
+        db = tmp_path / "h.sqlite"
+        out = tmp_path / "out"
+        result = transcript(
+            "reprocess",
+            HEIST,
+            PLAIN,
+            "--ruleset",
+            CROWS,
+            "--state",
+            START,
+            "--out",
+            out,
+            "--db",
+            db,
+        )
+        assert result.returncode == 0, result.stderr
+        from gmtags.history.store import HistoryStore
+        from gmtags.transcript import read_chat, state
+
+        with HistoryStore(db) as store:
+            assert store.chats() == ["crows-heist-0001", "plain-crows"]
+            assert store.state("crows-heist-0001") == state(read_chat(out / HEIST.name))
+            assert store.state("plain-crows").ruleset_clocks[0].filled == 2
+
+
+class TestRegistration:
+    def test_runs_under_the_main_group(self, tmp_path: Path) -> None:
+        """The group works once added to `gmtags.cli.main`, as the lead registers it."""
+        code = (
+            "from gmtags.cli import main; from gmtags.transcript.cli import transcript; "
+            "main.add_command(transcript); main()"
+        )
+        done = reprocessed(tmp_path)
+        result = subprocess.run(
+            [sys.executable, "-c", code, "transcript", "state", str(done), "--message", "0"],
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+        assert result.returncode == 0, result.stderr
+        assert json.loads(result.stdout)["rulesetLive"]["$party"] == {"pools": {"coin": 2}}
