@@ -24,6 +24,8 @@ from gmtags.errors import GmtagsError
 from gmtags.process import ProcessResult, process
 from gmtags.prompt import gm_instructions
 from gmtags.ruleset.load import load_ruleset
+from gmtags.server.cli import serve_command
+from gmtags.server.demo import serve_demo
 from gmtags.state.snapshot import Snapshot, load_snapshot
 from gmtags.stream.cli import stream_command
 from gmtags.transcript.cli import transcript
@@ -126,8 +128,16 @@ def _demo_report(result: ProcessResult, before: Snapshot) -> str:
 
 @main.command("demo")
 @click.option("--seed", type=int, default=7, show_default=True, help="Seed for the dice.")
-def demo_command(seed: int) -> None:
-    """Process the bundled example reply and show it as a player sees it."""
+@click.option("--serve", is_flag=True, help="Serve the proxy against a scripted model.")
+@click.option("--host", default="127.0.0.1", show_default=True, help="With --serve: address.")
+@click.option(
+    "--port", type=click.IntRange(0, 65535), default=8787, show_default=True, help="With --serve."
+)
+def demo_command(seed: int, serve: bool, host: str, port: int) -> None:
+    """Process the bundled example reply and show it as a player sees it (or --serve it)."""
+    if serve:
+        serve_demo(host, port)
+        return
     ruleset = load_ruleset(json.loads(demo_file("ruleset.json").read_text(encoding="utf-8")))
     state: Any = json.loads(demo_file("state.json").read_text(encoding="utf-8"))
     before = load_snapshot(state)
@@ -139,6 +149,7 @@ def demo_command(seed: int) -> None:
 main.add_command(roll_command)
 main.add_command(stream_command)
 main.add_command(transcript)
+main.add_command(serve_command)
 
 
 def run() -> None:

@@ -169,6 +169,35 @@ class HistoryStore:
         row = db.execute("SELECT start, length FROM chats WHERE chat_id = ?", (chat_id,)).fetchone()
         return None if row is None else (str(row[0]), int(row[1]))
 
+    def length(self, chat_id: str) -> int | None:
+        """The chat's message count, or None when the chat is not in the store."""
+        row = self._chat_row(self._db, chat_id)
+        return None if row is None else row[1]
+
+    def start(self, chat_id: str) -> Snapshot:
+        """The snapshot the chat starts from."""
+        row = self._chat_row(self._db, chat_id)
+        if row is None:
+            raise HistoryError(f"chat {chat_id!r} is not in the store")
+        return self.snapshot(row[0])
+
+    def record(self, chat_id: str, message: int) -> MessageRecord | None:
+        """One message's swipe records read alone (None when it has none): what the proxy needs."""
+        swipes = dict(
+            (int(swipe), SwipeRecord(before, after, seed))
+            for swipe, seed, before, after in self._db.execute(
+                "SELECT swipe, seed, before, after FROM swipes WHERE chat_id = ? AND message = ?",
+                (chat_id, message),
+            )
+        )
+        if not swipes:
+            return None
+        row = self._db.execute(
+            "SELECT current FROM messages WHERE chat_id = ? AND message = ?", (chat_id, message)
+        ).fetchone()
+        records = tuple(swipes.get(index) for index in range(max(swipes) + 1))
+        return MessageRecord(records, 0 if row is None else int(row[0]))
+
     def chats(self) -> list[str]:
         """Every chat id in the store, sorted."""
         return [row[0] for row in self._db.execute("SELECT chat_id FROM chats ORDER BY chat_id")]

@@ -76,6 +76,18 @@ class TestHistoryStore:
         store.delete_from(history.chat_id, 6)
         assert store.state(history.chat_id) == history.after(5)
 
+    def test_length_start_and_record(self, store: HistoryStore, heist_done: Chat) -> None:
+        """The single-message reads agree with the whole loaded history."""
+        history = read_history(heist_done)
+        store.save(history)
+        chat = history.chat_id
+        assert store.length(chat) == history.length
+        assert store.start(chat) == history.snapshot(history.start)
+        for index, record in history.messages.items():
+            assert store.record(chat, index) == record
+        assert store.length("nobody") is None
+        assert store.record(chat, history.length + 5) is None
+
     def test_vacuum_drops_unreferenced(self, store: HistoryStore, heist_done: Chat) -> None:
         """Snapshots no record names go on vacuum; named ones stay."""
         history = read_history(heist_done)

@@ -1,0 +1,70 @@
+"""The proxy's Starlette app (SPEC §7).
+
+Routes: `POST /v1/chat/completions`, `GET /v1/models` (forwarded),
+`GET /gmtags/chats/{chat}/state` (the chat's current snapshot JSON) and
+`GET /healthz`. The history store is one SQLite connection used from the
+event loop only: each write is a short transaction, and keeping them on one
+thread keeps them in order without a lock.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import JSONResponse, PlainTextResponse, Response
+from starlette.routing import Route
+
+from gmtags.history.store import HistoryStore
+from gmtags.server.chats import ChatBook
+from gmtags.server.completions import Completions
+from gmtags.server.config import ServerConfig
+from gmtags.server.errors import error_response
+from gmtags.server.upstream import Upstream, UpstreamError
+
+
+def create_app(config: ServerConfig) -> Starlette:
+    """The proxy for `config`; the store and the upstream connection live as long as the app."""
+    store = HistoryStore(config.db)
+    book = ChatBook(store, config.start)
+    upstream = Upstream(config.upstream, config.upstream_timeout)
+    completions = Completions(config, book, upstream)
+
+    async def models(request: Request) -> Response:
+        try:
+            status, body = await upstream.models(request.headers)
+        except UpstreamError as error:
+            return JSONResponse(error.body, status_code=error.status)
+        return JSONResponse(body, status_code=status)
+
+    async def state(request: Request) -> Response:
+        chat_id = request.path_params["chat"]
+        snapshot = book.current(chat_id)
+        if snapshot is None:
+            return error_response(404, f"no chat {chat_id!r}", "not_found_error")
+        return JSONResponse(snapshot.to_json_dict())
+
+    async def healthz(request: Request) -> Response:
+        return PlainTextResponse("ok")
+
+    @asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        try:
+            yield
+        finally:
+            await upstream.aclose()
+            store.close()
+
+    app = Starlette(
+        routes=[
+            Route("/v1/chat/completions", completions.handle, methods=["POST"]),
+            Route("/v1/models", models, methods=["GET"]),
+            Route("/gmtags/chats/{chat:str}/state", state, methods=["GET"]),
+            Route("/healthz", healthz, methods=["GET"]),
+        ],
+        lifespan=lifespan,
+    )
+    app.state.book = book
+    return app

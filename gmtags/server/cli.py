@@ -1,0 +1,48 @@
+"""`gmtags serve` (SPEC §7): the OpenAI-compatible proxy between a chat UI and a model server."""
+
+from __future__ import annotations
+
+import click
+import uvicorn
+
+from gmtags.cli_common import read_ruleset, read_snapshot
+from gmtags.server.app import create_app
+from gmtags.server.config import ServerConfig
+
+DEFAULT_DB = "gmtags-history.sqlite3"
+
+
+@click.command("serve")
+@click.option("--ruleset", "ruleset_path", required=True, help="The ruleset JSON file.")
+@click.option("--upstream", required=True, help="The model server's base URL including /v1.")
+@click.option("--host", default="127.0.0.1", show_default=True, help="The address to listen on.")
+@click.option("--port", type=click.IntRange(0, 65535), default=8787, show_default=True)
+@click.option(
+    "--db",
+    default=DEFAULT_DB,
+    show_default=True,
+    help="The SQLite file that keeps each chat's snapshot history.",
+)
+@click.option("--state", "state_path", help="The snapshot a new chat starts from (default: empty).")
+@click.option("--display", is_flag=True, help="Reply with the narration with tags hidden.")
+def serve_command(
+    ruleset_path: str,
+    upstream: str,
+    host: str,
+    port: int,
+    db: str,
+    state_path: str | None,
+    display: bool,
+) -> None:
+    """Serve /v1/chat/completions with the GM instructions added and the replies ruled."""
+    if not upstream.startswith(("http://", "https://")):
+        raise click.BadParameter("must be an http:// or https:// URL", param_hint="--upstream")
+    config = ServerConfig(
+        ruleset=read_ruleset(ruleset_path),
+        upstream=upstream,
+        db=db,
+        start=read_snapshot(state_path),
+        display=display,
+    )
+    click.echo(f"gmtags serve: http://{host}:{port}/v1 -> {upstream}", err=True)
+    uvicorn.run(create_app(config), host=host, port=port, log_level="warning")

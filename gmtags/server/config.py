@@ -1,0 +1,30 @@
+"""What one `gmtags serve` runs with (SPEC §7)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from gmtags.ruleset.model import Ruleset
+from gmtags.state.snapshot import Snapshot
+
+MAX_BODY = 1024 * 1024
+"""The largest request body accepted (bytes); a larger one gets 413."""
+UPSTREAM_TIMEOUT = 300.0
+"""Seconds to wait for the upstream to connect, answer, or send the next piece of a stream."""
+
+
+@dataclass(frozen=True, slots=True)
+class ServerConfig:
+    """The ruleset, the upstream and the history file of one proxy."""
+
+    ruleset: Ruleset
+    upstream: str
+    """The upstream's base URL including `/v1`."""
+    db: str
+    """The SQLite history file (`:memory:` keeps it in memory)."""
+    start: Snapshot = field(default_factory=Snapshot)
+    """The snapshot a new chat starts from (`--state`)."""
+    display: bool = False
+    """Reply with the narration with tags hidden instead of receipts."""
+    max_body: int = MAX_BODY
+    upstream_timeout: float = UPSTREAM_TIMEOUT

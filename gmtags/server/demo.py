@@ -1,0 +1,35 @@
+"""`gmtags demo --serve`: the proxy against the scripted upstream, no model needed (issue 7)."""
+
+from __future__ import annotations
+
+import json
+
+import click
+import uvicorn
+
+from gmtags.demo import demo_file
+from gmtags.ruleset.load import load_ruleset
+from gmtags.server.app import create_app
+from gmtags.server.background import BackgroundServer
+from gmtags.server.config import ServerConfig
+from gmtags.server.demo_upstream import MODEL, ScriptedUpstream
+from gmtags.state.snapshot import load_snapshot
+
+
+def demo_config(upstream: str) -> ServerConfig:
+    """The proxy settings of the demo: the bundled ruleset and state, history in memory."""
+    ruleset = load_ruleset(json.loads(demo_file("ruleset.json").read_text(encoding="utf-8")))
+    start = load_snapshot(json.loads(demo_file("state.json").read_text(encoding="utf-8")))
+    return ServerConfig(ruleset=ruleset, upstream=upstream, db=":memory:", start=start)
+
+
+def serve_demo(host: str, port: int) -> None:
+    """Serve the proxy on `host`:`port` against the scripted upstream on a free loopback port.
+
+    Runs until interrupted (Ctrl-C); the upstream stops with it.
+    """
+    with BackgroundServer(ScriptedUpstream().app) as upstream:
+        app = create_app(demo_config(f"{upstream.url}/v1"))
+        click.echo(f"gmtags demo: scripted upstream on {upstream.url}/v1 (model {MODEL!r})")
+        click.echo(f"gmtags demo: point your chat UI at http://{host}:{port}/v1 (any API key)")
+        uvicorn.run(app, host=host, port=port, log_level="warning")

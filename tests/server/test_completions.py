@@ -1,0 +1,232 @@
+"""gmtags/server/completions.py: the proxy's chat completions, driven with the openai client."""
+
+from __future__ import annotations
+
+import logging
+import socket
+from collections.abc import Callable
+
+import httpx
+import openai
+import pytest
+from openai.types.chat import ChatCompletionChunk
+from structlog.testing import capture_logs
+
+from gmtags import ProcessResult, log, process
+from gmtags.history.store import HistoryStore
+from gmtags.server.demo_upstream import DEMO_REPLIES, MODEL, ScriptedUpstream
+from gmtags.state.snapshot import Snapshot
+from gmtags.transcript.seeds import derive_seed
+from tests.server.conftest import Proxy
+
+FIRST = [{"role": "system", "content": "You are the GM."}, {"role": "user", "content": "I push."}]
+
+
+def second_turn(first_reply: str) -> list[dict[str, str]]:
+    """The conversation after the first reply, with the player's next line."""
+    return [
+        *FIRST,
+        {"role": "assistant", "content": first_reply},
+        {"role": "user", "content": "I refill the lamp."},
+    ]
+
+
+def ask(proxy: Proxy, chat: str | None, messages: list[dict[str, str]], stream: bool) -> str:
+    """The proxy's reply text to `messages`, streamed (joined deltas) or whole."""
+    client = proxy.client(chat)
+    if not stream:
+        reply = client.chat.completions.create(model=MODEL, messages=messages)  # type: ignore[arg-type]
+        return reply.choices[0].message.content or ""
+    pieces = client.chat.completions.create(model=MODEL, messages=messages, stream=True)  # type: ignore[arg-type]
+    return "".join(
+        chunk.choices[0].delta.content or ""
+        for chunk in pieces
+        if isinstance(chunk, ChatCompletionChunk) and chunk.choices
+    )
+
+
+def expected(
+    proxy: Proxy, reply: int, before: Snapshot, chat: str, message: int, swipe: int = 0
+) -> ProcessResult:
+    """What `process` makes of canned reply `reply` with the seed of (chat, message, swipe)."""
+    seed = derive_seed(chat, message, swipe)
+    return process(DEMO_REPLIES[reply], proxy.config.ruleset, before, seed=seed)
+
+
+def stored(proxy: Proxy) -> HistoryStore:
+    """The proxy's history store, opened a second time (WAL lets both read)."""
+    return HistoryStore(proxy.config.db)
+
+
+def free_port() -> int:
+    """A loopback port nothing listens on (bound, then released)."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+class TestCompletions:
+    @pytest.mark.parametrize("stream", [False, True])
+    def test_reply_carries_receipts(self, proxy: Proxy, chat_id: str, stream: bool) -> None:
+        """The reply has every tag rewritten as its receipt, exactly as `process` writes it."""
+        text = ask(proxy, chat_id, FIRST, stream)
+        want = expected(proxy, 0, proxy.config.start, chat_id, 1)
+        assert text == want.text
+        assert 'result="' in text
+
+    @pytest.mark.parametrize("stream", [False, True])
+    def test_display_hides_tags(
+        self, make_proxy: Callable[..., Proxy], chat_id: str, stream: bool
+    ) -> None:
+        """With display on, the reply is the narration with tags hidden."""
+        proxy = make_proxy(display=True)
+        text = ask(proxy, chat_id, FIRST, stream)
+        want = expected(proxy, 0, proxy.config.start, chat_id, 1)
+        assert text == want.display
+        assert "[" not in text
+
+    @pytest.mark.parametrize("stream", [False, True])
+    def test_snapshots_are_stored(self, proxy: Proxy, chat_id: str, stream: bool) -> None:
+        """Each reply's snapshot is stored, and the next turn starts from it."""
+        first = ask(proxy, chat_id, FIRST, stream)
+        one = expected(proxy, 0, proxy.config.start, chat_id, 1)
+        with stored(proxy) as store:
+            assert store.state(chat_id) == one.snapshot
+        second = ask(proxy, chat_id, second_turn(first), stream)
+        two = expected(proxy, 1, one.snapshot, chat_id, 3)
+        assert second == two.text
+        with stored(proxy) as store:
+            assert store.state(chat_id) == two.snapshot
+            assert store.state(chat_id, 1) == one.snapshot
+        assert two.snapshot.ruleset_live["bram the quiet"].pools["oil"] == 3
+
+    @pytest.mark.parametrize("stream", [False, True])
+    def test_regenerate_starts_before_the_earlier_reply(
+        self, proxy: Proxy, chat_id: str, stream: bool
+    ) -> None:
+        """Asking again with the same messages starts from the snapshot before the last reply."""
+        first = ask(proxy, chat_id, FIRST, stream)
+        one = expected(proxy, 0, proxy.config.start, chat_id, 1)
+        ask(proxy, chat_id, second_turn(first), stream)
+        again = ask(proxy, chat_id, second_turn(first), stream)
+        swipe = expected(proxy, 1, one.snapshot, chat_id, 3, swipe=1)
+        assert again == swipe.text
+        assert swipe.snapshot.ruleset_live["bram the quiet"].pools["oil"] == 3
+        with stored(proxy) as store:
+            assert store.state(chat_id) == swipe.snapshot
+            record = store.record(chat_id, 3)
+        assert record is not None and len(record.swipes) == 2 and record.current == 1
+
+    def test_instructions_and_key_are_forwarded(self, proxy: Proxy, chat_id: str) -> None:
+        """The upstream gets the GM system part first, the reminder last, and the caller's key."""
+        ask(proxy, chat_id, FIRST, stream=False)
+        sent = proxy.upstream.requests[-1]["messages"]
+        assert sent[0]["role"] == "system" and "Call for a check" in sent[0]["content"]
+        assert sent[1:3] == FIRST
+        assert sent[-1]["role"] == "system" and "Alarm raised" not in sent[-1]["content"]
+        assert "Road washed out" in sent[-1]["content"]
+        assert proxy.upstream.authorizations[-1] == "Bearer sk-test-key"
+
+    def test_stream_arrives_in_pieces(self, proxy: Proxy, chat_id: str) -> None:
+        """Narration is passed on chunk by chunk as it arrives, not gathered into one piece."""
+        pieces = proxy.client(chat_id).chat.completions.create(
+            model=MODEL,
+            messages=FIRST,  # type: ignore[arg-type]
+            stream=True,
+        )
+        contents = [
+            c.choices[0].delta.content
+            for c in pieces
+            if isinstance(c, ChatCompletionChunk) and c.choices
+        ]
+        assert sum(1 for content in contents if content) > 10
+
+    def test_key_is_never_logged(self, proxy: Proxy, chat_id: str) -> None:
+        """The proxy logs each request and reply, and never the caller's API key."""
+        log.configure(logging.INFO)
+        try:
+            with capture_logs() as events:
+                ask(proxy, chat_id, FIRST, stream=True)
+                ask(proxy, chat_id, FIRST, stream=False)
+        finally:
+            log.configure()
+        assert {"request", "reply"} <= {event["event"] for event in events}
+        assert "sk-test-key" not in repr(events)
+
+    def test_chat_id_is_derived_without_the_header(self, proxy: Proxy) -> None:
+        """Without the header, every request of a conversation lands in one derived chat."""
+        first = ask(proxy, None, FIRST, stream=True)
+        ask(proxy, None, second_turn(first), stream=True)
+        with stored(proxy) as store:
+            chats = store.chats()
+            assert len(chats) == 1 and chats[0].startswith("auto-")
+            assert store.length(chats[0]) == 4
+
+    def test_upstream_error_passes_through(self, make_proxy: Callable[..., Proxy]) -> None:
+        """An upstream 500 reaches the caller as a 500 with the upstream's error body."""
+        proxy = make_proxy(ScriptedUpstream(fail_status=500))
+        with pytest.raises(openai.InternalServerError) as raised:
+            ask(proxy, "failing", FIRST, stream=False)
+        assert raised.value.status_code == 500
+        assert "scripted failure" in raised.value.message
+
+    def test_upstream_error_passes_through_when_streaming(
+        self, make_proxy: Callable[..., Proxy]
+    ) -> None:
+        """A streaming request to a failing upstream gets the error status, not a stream."""
+        proxy = make_proxy(ScriptedUpstream(fail_status=500))
+        with pytest.raises(openai.InternalServerError):
+            ask(proxy, "failing", FIRST, stream=True)
+        with stored(proxy) as store:
+            assert store.record("failing", 1) is None
+
+    def test_broken_stream_ends_with_an_error(self, make_proxy: Callable[..., Proxy]) -> None:
+        """A stream the upstream drops part way ends with an error event and records nothing."""
+        proxy = make_proxy(ScriptedUpstream(cut_after=3))
+        with pytest.raises(openai.APIError) as raised:
+            ask(proxy, "cut", FIRST, stream=True)
+        assert "upstream" in raised.value.message
+        with stored(proxy) as store:
+            assert store.record("cut", 1) is None
+
+    @pytest.mark.parametrize("stream", [False, True])
+    def test_unreachable_upstream_is_502(
+        self, make_proxy: Callable[..., Proxy], stream: bool
+    ) -> None:
+        """An upstream nobody listens on gives an OpenAI-style 502."""
+        proxy = make_proxy(upstream_url=f"http://127.0.0.1:{free_port()}/v1")
+        with pytest.raises(openai.APIStatusError) as raised:
+            ask(proxy, "nowhere", FIRST, stream)
+        assert raised.value.status_code == 502
+
+    @pytest.mark.parametrize("stream", [False, True])
+    def test_slow_upstream_is_504(self, make_proxy: Callable[..., Proxy], stream: bool) -> None:
+        """An upstream that does not answer within the timeout gives an OpenAI-style 504."""
+        proxy = make_proxy(ScriptedUpstream(delay=1.5), upstream_timeout=0.2)
+        with pytest.raises(openai.APIStatusError) as raised:
+            ask(proxy, "slow", FIRST, stream)
+        assert raised.value.status_code == 504
+        assert raised.value.body["type"] == "timeout"  # type: ignore[index]
+
+
+class TestReadBody:
+    def test_large_request_is_413(self, make_proxy: Callable[..., Proxy]) -> None:
+        """A request body over the size limit is refused with 413 before reaching the upstream."""
+        proxy = make_proxy(max_body=1000)
+        messages = [{"role": "user", "content": "x" * 2000}]
+        with pytest.raises(openai.APIStatusError) as raised:
+            ask(proxy, "big", messages, stream=False)
+        assert raised.value.status_code == 413
+        assert proxy.upstream.requests == []
+
+    def test_bad_json_is_400(self, proxy: Proxy) -> None:
+        """A body that is not JSON gets an OpenAI-style 400."""
+        response = httpx.post(f"{proxy.url}/chat/completions", content=b"{nope", timeout=10)
+        assert response.status_code == 400
+        assert response.json()["error"]["type"] == "invalid_request_error"
+
+    def test_several_choices_are_refused(self, proxy: Proxy) -> None:
+        """A request for more than one choice is refused: only one reply can be ruled."""
+        body = {"model": MODEL, "messages": FIRST, "n": 2}
+        response = httpx.post(f"{proxy.url}/chat/completions", json=body, timeout=10)
+        assert response.status_code == 400
