@@ -46,6 +46,32 @@ NOTHING_BOUGHT = Bought()
 """A check that paid for nothing."""
 
 
+@dataclass(frozen=True, slots=True)
+class Effects:
+    """What the rows and entries `apply=` named add to a check (004, "Una lista puede declarar
+    contextual", "mechanics.contextual", 1.214).
+
+    `bonus` is the signed sum of bonus cells and entry modifiers; `dice` the
+    dice cells as (count, sides, plus); `pool_dice`, `successes`, `explode`
+    and `double` the pool `check` effects (the lowest face of several);
+    `cancel` False when a `cancel: false` applied. `names` is the receipt's
+    `from`. Each kind adds them where it reads its number (`gmtags.checks.contextual`).
+    """
+
+    names: tuple[str, ...] = ()
+    bonus: int = 0
+    dice: tuple[tuple[int, int, int], ...] = ()
+    pool_dice: int = 0
+    successes: int = 0
+    explode: int | None = None
+    double: int | None = None
+    cancel: bool = True
+
+
+NO_EFFECTS = Effects()
+"""A check nothing contextual applied to."""
+
+
 @dataclass(frozen=True)
 class CheckInput:
     """One check to resolve: the ask, the sheet's number, the dice tray and the limits."""
@@ -57,6 +83,8 @@ class CheckInput:
     bought: Bought = NOTHING_BOUGHT
     values: SheetValues | None = None
     """The roller's sheet (None for a stranger or a check with no character)."""
+    effects: Effects = NO_EFFECTS
+    """What the rows and entries `apply=` named add (004, contextual)."""
 
     @property
     def is_save(self) -> bool:
@@ -87,4 +115,5 @@ def start_record(check: CheckInput) -> CheckRecord:
         adjust=round(number.adjust_total),
         spend=check.bought.spend,
         use=check.bought.use,
+        from_=list(check.effects.names),
     )

@@ -17,11 +17,16 @@ Decisions where the seeds are silent: with `outcome: "all"`, `zeroDice`
 applies only when no die at all (light or dark) is thrown; a check with
 neither `dc=` nor a rung reads against the easiest rung, or with no ladder the
 die's top face.
+
+004 (contextual, `gmtags.checks.contextual`): bonus cells, entry modifiers and
+dice cells that `apply=` adds are dice joining the pool before the clamp
+(`effects=`); a contextual `best` (1.217) has already chosen the number.
 """
 
 from __future__ import annotations
 
 from gmtags.checks.context import CheckInput, named_rung, start_record
+from gmtags.checks.contextual import handful
 from gmtags.checks.dice import keep_highest
 from gmtags.checks.outcomes import Critical, decide
 from gmtags.checks.record import CheckRecord
@@ -54,7 +59,9 @@ def resolve_dice_highest(rules: DiceHighest, check: CheckInput) -> CheckRecord:
     if situational is not None and check.request.bonus:
         record.bonus = clamp(check.request.bonus, situational.min, situational.max)
     # 000, "Gastar…": a dice-highest spend buys only dice, thrown within the pool limits.
-    dice = whole(check.number.number) + record.bonus + check.bought.dice
+    # 004, contextual: what `apply=` adds is dice too.
+    record.effects = handful(check.effects)
+    dice = whole(check.number.number) + record.bonus + check.bought.dice + record.effects
     size = clamp(dice, rules.pool.min, rules.pool.max)
     record.pool = size
     dark = rules.dark

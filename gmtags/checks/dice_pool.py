@@ -42,6 +42,12 @@ Decisions where the seeds are silent:
   or 1 without a ladder;
 - `rerolled` is the number of dice re-thrown at least once;
 - stances skip botch, so a stance check never botches.
+
+004 (contextual, `gmtags.checks.contextual`): the dice `apply=` adds join the
+pool with `bonus=` (`effects=`); a contextual `explode`/`double` face lowers
+the face in force (or starts one the ruleset lacks); `cancel: false` (1.214)
+stops cancelling while the botch still reads the low faces; contextual
+successes are added after cancelling, with bought ones (`auto=`).
 """
 
 from __future__ import annotations
@@ -50,6 +56,7 @@ import math
 from dataclasses import dataclass, field
 
 from gmtags.checks.context import CheckInput, named_rung, start_record
+from gmtags.checks.contextual import handful
 from gmtags.checks.outcomes import Critical, decide
 from gmtags.checks.record import CheckRecord
 from gmtags.checks.request import clamp
@@ -103,6 +110,13 @@ def _face(rule: FaceRule | None, asked: int | None, sides: int) -> int | None:
     if asked is not None and rule.min is not None:
         return clamp(asked, rule.min, sides)
     return rule.from_
+
+
+def _lower(face: int | None, contextual: int | None) -> int | None:
+    """004, contextual `explode`/`double`: the lower of the face in force and the row's."""
+    if contextual is None:
+        return face
+    return contextual if face is None else min(face, contextual)
 
 
 def _rung(rules: DicePool, check: CheckInput, record: CheckRecord) -> PoolRung | None:
@@ -202,18 +216,26 @@ def resolve_dice_pool(rules: DicePool, check: CheckInput) -> CheckRecord:
     situational = rules.situational_dice
     if situational is not None and check.request.bonus:
         record.bonus = clamp(check.request.bonus, situational.min, situational.max)
+    effects = check.effects
+    record.effects = handful(effects)
     size = clamp(
-        whole(check.number.number) + record.bonus + bought.dice, rules.pool.min, rules.pool.max
+        whole(check.number.number) + record.bonus + bought.dice + record.effects,
+        rules.pool.min,
+        rules.pool.max,
     )
     record.pool = size
     stance = _stance(rules, check)
     explode = double = None
     if stance is None:
-        explode = _face(rules.explode, bought.explode or check.request.explode, sides)
-        double = _face(rules.double, bought.double or check.request.double, sides)
-        if rules.explode is not None and explode != rules.explode.from_:
+        explode = _lower(
+            _face(rules.explode, bought.explode or check.request.explode, sides), effects.explode
+        )
+        double = _lower(
+            _face(rules.double, bought.double or check.request.double, sides), effects.double
+        )
+        if explode != (rules.explode.from_ if rules.explode is not None else None):
             record.explode = explode
-        if rules.double is not None and double != rules.double.from_:
+        if double != (rules.double.from_ if rules.double is not None else None):
             record.double = double
     reroll = choose_reroll(_standing(rules, check.request.reroll), bought.reroll)
     thrown = throw_pool(
@@ -238,10 +260,11 @@ def resolve_dice_pool(rules: DicePool, check: CheckInput) -> CheckRecord:
     else:
         raw = sum(2 if double is not None and f >= double else 1 for f in faces if f >= target)
         cancels = 0
-        if rules.cancel is not None:
+        if rules.cancel is not None and effects.cancel:
             cancels = sum(1 for f in faces if f <= rules.cancel.up_to)
-    net = max(0, raw - cancels) + bought.successes
-    record.auto = bought.successes
+    added = bought.successes + effects.successes
+    net = max(0, raw - cancels) + added
+    record.auto = added
     record.used = record.total = net
 
     critical: Critical = None

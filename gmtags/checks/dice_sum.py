@@ -10,6 +10,10 @@ sets and keeps the better (or worse) sum; naturals read a single die;
 Decision where the seeds are silent: a check with neither `dc=` nor a rung
 `difficulty=` reads against the easiest rung of the ladder, or, with no
 ladder, the dice's middle (the average rounded up: 11 on 1d20, 7 on 2d6).
+
+004 (contextual, `gmtags.checks.contextual`): what `apply=` adds is inside
+`modifier` and written again as `effects=`; dice cells are thrown after the
+check's dice and listed last in `rolls`; `dice` counts the check's own dice.
 """
 
 from __future__ import annotations
@@ -17,6 +21,7 @@ from __future__ import annotations
 import math
 
 from gmtags.checks.context import CheckInput, named_rung, start_record
+from gmtags.checks.contextual import throw_effects
 from gmtags.checks.dice import face_value, open_ended
 from gmtags.checks.outcomes import Critical, decide
 from gmtags.checks.record import CheckRecord
@@ -67,7 +72,10 @@ def resolve_dice_sum(rules: DiceSum, check: CheckInput) -> CheckRecord:
     record.rolls = [value for values, _, _ in sets for value in values]
     record.dice = f"{len(check.tray.thrown)}d{rules.dice.sides}"
     record.used = kept[1]
-    record.modifier = math.floor(check.number.number)
+    # 004, contextual: bonus cells and entry modifiers, and dice cells thrown after the check's.
+    effect_faces, record.effects = throw_effects(check.effects, check.tray)
+    record.rolls += effect_faces
+    record.modifier = math.floor(check.number.number) + record.effects
     record.total = record.used + record.modifier
 
     first = kept[2]

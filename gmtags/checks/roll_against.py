@@ -12,11 +12,17 @@ Decisions where the seeds are silent: `rolls` of a tens roll lists each d100
 reading (the units die read with each tens die), `used` the one kept; when a
 face rule for success and one for failure both match, the one agreeing with
 the plain reading wins.
+
+004 (contextual, `gmtags.checks.contextual`): what `apply=` adds (bonus cells,
+entry modifiers, dice cells thrown after the check's dice and listed last in
+`rolls`) is added to the sheet's number before a rung divides it, and written
+as `effects=`.
 """
 
 from __future__ import annotations
 
 from gmtags.checks.context import CheckInput, named_rung, start_record
+from gmtags.checks.contextual import throw_effects
 from gmtags.checks.dice import percentile
 from gmtags.checks.outcomes import Critical, decide, fraction_rank
 from gmtags.checks.record import CheckRecord
@@ -28,8 +34,9 @@ SHIFT_RANGE = (-100, 100)
 """000: "un dc= en la etiqueta mueve el número, de -100 a 100"."""
 
 
-def _target(rules: RollAgainst, check: CheckInput, record: CheckRecord) -> int:
-    target = whole(check.number.number)
+def _target(rules: RollAgainst, check: CheckInput, record: CheckRecord, added: int) -> int:
+    """The sheet's number plus what `apply=` added (004), divided by a rung, then moved."""
+    target = whole(check.number.number) + added
     rung = named_rung(rules.difficulty_ladder, check.request.difficulty)
     if rung is not None:
         record.difficulty = rung.label
@@ -78,8 +85,12 @@ def resolve_roll_against(rules: RollAgainst, check: CheckInput) -> CheckRecord:
     record = start_record(check)
     record.resolution = "against"
     record.against = rules.against
-    target = _target(rules, check, record)
     roll = _roll(rules, check, record)
+    single = rules.dice.count == 1 and len(record.rolls) == 1
+    # 004, contextual: dice cells are thrown after the check's dice; all it adds moves the target.
+    effect_faces, record.effects = throw_effects(check.effects, check.tray)
+    record.rolls += effect_faces
+    target = _target(rules, check, record, record.effects)
     at_most = rules.against == "at-most"
     success = roll <= target if at_most else roll >= target
     hits_success = any(_matches(r, roll, target, at_most) for r in rules.critical_success or [])
@@ -100,7 +111,6 @@ def resolve_roll_against(rules: RollAgainst, check: CheckInput) -> CheckRecord:
         measure = roll
     else:
         measure = target - roll if at_most else roll - target
-    single = rules.dice.count == 1 and len(record.rolls) == 1
     top, bottom = roll == rules.dice.sides, roll == 1
     # A natural shift moves toward success: the best face for the roller.
     shift = 0

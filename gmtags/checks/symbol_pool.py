@@ -57,6 +57,10 @@ Decisions where the seeds are silent:
   `critSuccess: yes; critFailure: no; Proficiency: t; Ability: s+a, a; Difficulty: f+f, -`.
   The marks come first, so a receipt cut at its value limit keeps them.
   Straight and curly double quotes in a label are written as `'`.
+
+004 (contextual, `gmtags.checks.contextual`): what `apply=` adds joins the
+signed bonus before its caps (positive: boost dice, negative: setback dice)
+and is written as `effects=`.
 """
 
 from __future__ import annotations
@@ -66,6 +70,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, fields
 
 from gmtags.checks.context import CheckInput, named_rung, start_record
+from gmtags.checks.contextual import handful
 from gmtags.checks.dice import Tray
 from gmtags.checks.outcomes import Critical, decide
 from gmtags.checks.record import CheckRecord
@@ -294,7 +299,9 @@ def _extra(rules: SymbolPool, check: CheckInput, record: CheckRecord) -> tuple[i
     written = check.request.bonus or 0
     record.bonus = clamp(written, -setback_max, boost_max)
     sheet = number.free_bonus + number.untrained_by + number.adjust_total + number.penalty
-    signed = math.trunc(sheet + written)
+    # 004, contextual: what `apply=` adds joins the signed bonus (boost or setback dice).
+    record.effects = handful(check.effects)
+    signed = math.trunc(sheet + written + record.effects)
     boost = min(max(signed, 0), boost_max)
     shared = min(max(-signed, 0), setback_max)
     separate = max(check.request.setback or 0, 0)

@@ -5,12 +5,13 @@ tag reader discards `rolls`, `total`, `result`, …). Steps: read the ask
 (`gmtags.checks.request`), work out the sheet's number (`gmtags.sheet.numbers`),
 refuse only an untrained `refuse` check (002: `reason="untrained"`), apply the
 first override that names the check (000, "Pruebas que tiran a su manera"),
-pay for what the check buys (`spend=`, `use=`: `gmtags.checks.spend`), then
-hand the check to the resolver of the ruleset's kind (one module per kind,
-`KINDS` below).
+pay for what the check buys (`spend=`, `use=`: `gmtags.checks.spend`), apply
+the rows and entries `apply=` names, paying their costs
+(`gmtags.checks.contextual`, 004), then hand the check to the resolver of the
+ruleset's kind (one module per kind, `KINDS` below).
 
-A check changes state only by paying: a spend or a charm that was bought
-returns the snapshot with the roller's live pools paid (000, "Gastar para
+A check changes state only by paying: a spend, a charm or a contextual cost
+that was paid returns the snapshot with the roller's live pools (and tracks) paid (000, "Gastar para
 cambiar una tirada": "Una sola resolución tira los dados y paga lo que los
 modificó"); a check that buys nothing, or is refused, returns the snapshot it
 was given. Two checks in one reply therefore spend in order from a running
@@ -24,6 +25,7 @@ from types import MappingProxyType
 from typing import Any
 
 from gmtags.checks.context import CheckInput
+from gmtags.checks.contextual import Contextual, apply_contextual, effect_dice
 from gmtags.checks.dice import Tray
 from gmtags.checks.dice_highest import resolve_dice_highest
 from gmtags.checks.dice_pool import resolve_dice_pool
@@ -73,7 +75,7 @@ def _echo(tag: ParsedTag, who: str | None) -> Pairs:
     )
 
 
-def _sheet(ruleset: Ruleset, snapshot: Snapshot, number: CheckNumber) -> SheetValues | None:
+def roller_sheet(ruleset: Ruleset, snapshot: Snapshot, number: CheckNumber) -> SheetValues | None:
     character = number.character
     if character.name is None or character.status != "character":
         return None
@@ -110,7 +112,7 @@ def _tray_limit(kind: str, rules: ResolutionRules, context: Context) -> int:
     return 2 * context.limits.dice_per_roll
 
 
-def _with_live(snapshot: Snapshot, key: str, entry: LiveEntry) -> Snapshot:
+def with_live(snapshot: Snapshot, key: str, entry: LiveEntry) -> Snapshot:
     """The snapshot with the roller's live entry replaced; an entry storing nothing is dropped."""
     entries = dict(snapshot.ruleset_live)
     if live.is_empty(entry):
@@ -136,6 +138,16 @@ def _purchase(
     return purchase(kind, spends, request, number, payer)
 
 
+def _contextual(
+    request: CheckRequest, number: CheckNumber, values: SheetValues | None, paid: Purchase
+) -> Contextual:
+    """What `apply=` adds, paid from the live entry the purchase left; nothing for a stranger."""
+    if values is None or values.card is None or request.apply is None:
+        return Contextual()
+    entry = paid.entry if paid.entry is not None else values.live
+    return apply_contextual(request.apply, number, values, character_pools(values), entry)
+
+
 def apply_skill_check(tag: ParsedTag, snapshot: Snapshot, context: Context) -> Applied:
     """Roll one `[skill_check:]`; a refusal echoes the ask and changes nothing."""
     ruleset = context.ruleset
@@ -151,15 +163,20 @@ def apply_skill_check(tag: ParsedTag, snapshot: Snapshot, context: Context) -> A
         receipt = refused("skill_check", _inputs(tag), _echo(tag, who), "untrained")
         return Applied(snapshot, receipt)
     rules = ruleset.resolution_rules
-    values = _sheet(ruleset, snapshot, number)
+    values = roller_sheet(ruleset, snapshot, number)
     override = _override(ruleset, values, number)
     if override is not None:
         rules = rules.overridden(override)
     bought = _purchase(kind, rules, request, number, values, context)
-    tray = Tray(context.dice, _tray_limit(kind, rules, context))
-    check = CheckInput(request, number, tray, context.limits, bought.bought, values)
+    applied = _contextual(request, number, values, bought)
+    if applied.number is not None:
+        number = applied.number
+    effects = applied.effects
+    tray = Tray(context.dice, _tray_limit(kind, rules, context) + effect_dice(effects))
+    check = CheckInput(request, number, tray, context.limits, bought.bought, values, effects)
     record = resolver(rules, check)
     after = snapshot
-    if bought.entry is not None and number.character.key is not None:
-        after = _with_live(snapshot, number.character.key, bought.entry)
+    entry = applied.entry if applied.entry is not None else bought.entry
+    if entry is not None and number.character.key is not None:
+        after = with_live(snapshot, number.character.key, entry)
     return Applied(after, record.receipt(_inputs(tag)))

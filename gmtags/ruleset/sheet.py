@@ -729,6 +729,32 @@ class ListContextual(RulesetModel):
     cost: Annotated[list[ContextualCost], Field(min_length=1, max_length=4)] | None = None
 
 
+class ContextualModifiers(RulesetModel):
+    """004, "mechanics.contextual": the signed modifier an applied entry adds to checks or saves."""
+
+    checks: Annotated[int, Field(ge=-20, le=20)] | None = None
+    saves: Annotated[int, Field(ge=-20, le=20)] | None = None
+
+
+class EntryContextual(RulesetModel):
+    """004, "Una entrada de catálogo puede llevar mechanics.contextual": a picked entry on a check.
+
+    `modifiers` adds to checks or saves; `skills` and `saves` (ids) restrict
+    the entry to those checks (with neither it applies to any check or save);
+    `check` is a pool effect as on a list; `cost` is paid once on the check it
+    applies to. `effects` (own-checks-advantage and the other named check and
+    save effects) is kept as written and not executed: the seeds do not list
+    the names it takes.
+    """
+
+    effects: Annotated[list[PromptSafe80], Field(max_length=8)] | None = None
+    modifiers: ContextualModifiers | None = None
+    skills: Annotated[list[SheetId], Field(min_length=1, max_length=24)] | None = None
+    saves: Annotated[list[SheetId], Field(min_length=1, max_length=24)] | None = None
+    check: ContextualCheck | None = None
+    cost: Annotated[list[ContextualCost], Field(min_length=1, max_length=4)] | None = None
+
+
 class ListCheck(RulesetModel):
     """004, "Filas que son pruebas por sí mismas": each row is a check called by name.
 

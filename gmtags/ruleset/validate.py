@@ -42,9 +42,12 @@ from gmtags.ruleset.sheet import (
     BooleanColumn,
     BooleanField,
     CheckEntry,
+    ContextualCheck,
+    ContextualCost,
     DerivedValue,
     DiceColumn,
     DiceField,
+    EntryContextual,
     EnumColumn,
     EnumField,
     EnumTableDerived,
@@ -781,7 +784,17 @@ def _contextual(sheet_list: SheetList, path: str, index: SheetIndex) -> list[Pro
         *_expect_column(sheet_list, contextual.bonus, _NUMBER, "a number column", f"{at}.bonus"),
         *_expect_column(sheet_list, contextual.dice, (DiceColumn,), "a dice column", f"{at}.dice"),
     ]
-    check = contextual.check
+    return problems + _contextual_effect(contextual.check, contextual.cost, at, index)
+
+
+def _contextual_effect(
+    check: ContextualCheck | None,
+    costs: Sequence[ContextualCost] | None,
+    at: str,
+    index: SheetIndex,
+) -> list[Problem]:
+    """A contextual `check` and `cost`, on a list or a catalog entry (004, 1.214 and 1.218)."""
+    problems: list[Problem] = []
     if check is not None:
         resolution = index.ruleset.resolution
         if check.pool_effects and index.ruleset.resolution_kind != "dice-pool":
@@ -797,7 +810,7 @@ def _contextual(sheet_list: SheetList, path: str, index: SheetIndex) -> list[Pro
                     f"{at}.check.cancel", "cancel: false needs a resolution.cancel to switch off"
                 )
             )
-    for position, cost in enumerate(contextual.cost or []):
+    for position, cost in enumerate(costs or []):
         where = f"{at}.cost.{position}"
         if cost.pool is not None and cost.pool not in index.pools and cost.pool not in index.groups:
             problems.append(Problem(f"{where}.pool", f"names no pool or pool group '{cost.pool}'"))
@@ -1415,6 +1428,39 @@ def check_catalog_checks(ruleset: Ruleset) -> list[Problem]:
     return problems
 
 
+def check_catalog_contextual(ruleset: Ruleset) -> list[Problem]:
+    """004, "Una entrada de catálogo puede llevar mechanics.contextual": its shape and names.
+
+    Strict like a list's contextual: the skills and saves it is restricted to
+    exist, its `check` and `cost` follow the list rules (pool effects need a
+    dice pool, `cancel: false` a `resolution.cancel`, a cost a pool, pool
+    group or simple track). Entries held in an asset file are not read here.
+    """
+    index = SheetIndex.of_sheet(ruleset)
+    problems: list[Problem] = []
+    for position, catalog in enumerate(ruleset.catalogs or []):
+        entries = catalog.get("entries")
+        for item, entry in enumerate(entries if isinstance(entries, list) else []):
+            mechanics = entry.get("mechanics") if isinstance(entry, dict) else None
+            raw = mechanics.get("contextual") if isinstance(mechanics, dict) else None
+            if raw is None:
+                continue
+            at = f"catalogs.{position}.entries.{item}.mechanics.contextual"
+            try:
+                contextual = EntryContextual.model_validate(raw)
+            except ValidationError as error:
+                problems += _invalid(error, at)
+                continue
+            for key, known in (("skills", index.skills), ("saves", index.saves)):
+                for place, name in enumerate(getattr(contextual, key) or []):
+                    if name not in known:
+                        problems.append(
+                            Problem(f"{at}.{key}.{place}", f"names no {key[:-1]} '{name}'")
+                        )
+            problems += _contextual_effect(contextual.check, contextual.cost, at, index)
+    return problems
+
+
 def check_layer_ladders(ruleset: Ruleset) -> list[Problem]:
     """SCHEMA-NOTES §12: a layer's `difficultyLadder` replaces the base one, in the kind's shape.
 
@@ -1477,6 +1523,7 @@ PASSES: tuple[Check, ...] = (
     check_combat_health,
     check_resolution_refs,
     check_catalog_checks,
+    check_catalog_contextual,
     check_layer_ladders,
     check_resolution_combat,
 )

@@ -13,7 +13,10 @@ swipe); in each swipe the receipts are taken in order:
   something (`spend="resolve:1"`, several pools joined by ", " for a charm)
   changed the state: each payment is applied again as the `[sheet:]` spend it
   was, for the character the receipt names, and a payment the rules cannot
-  make is reported.
+  make is reported. Then the contextual rows and entries the receipt lists in
+  `from=` are applied again for that check (they roll nothing), paying their
+  costs from the state the spend left; a name that no longer applies is
+  reported.
 - A refusal for `malformed`, `too-many` or `internal-error` is trusted as
   changing nothing (it depends on how the tag was written, or on a bug, not on
   the state); a `too-many` refusal must come after the command limit, and any
@@ -29,12 +32,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from gmtags.checks.contextual import apply_contextual
 from gmtags.engine.context import Context
+from gmtags.engine.skill_check import roller_sheet, with_live
 from gmtags.history.records import History, HistoryError, MessageRecord, SwipeRecord
 from gmtags.history.snapshots import SnapshotTable
 from gmtags.limits import DEFAULT_LIMITS, Limits
 from gmtags.process import apply_tag
 from gmtags.ruleset.model import Ruleset
+from gmtags.sheet.live import character_pools
+from gmtags.sheet.numbers import check_number
 from gmtags.state.snapshot import Snapshot
 from gmtags.tags.parse import parse_span
 from gmtags.tags.receipt import ENGINE_ATTRS
@@ -108,6 +115,26 @@ def _repay(
     return state, problems
 
 
+def _reapply_contextual(
+    receipt: dict[str, str | None], state: Snapshot, context: Context
+) -> tuple[Snapshot, list[str]]:
+    """Pay again what the contextual rows and entries in `from=` cost (004, 1.218)."""
+    names, who, skill = receipt.get("from"), receipt.get("who"), receipt.get("skill")
+    if not names or who is None or not skill:
+        return state, []
+    number = check_number(context.ruleset, state, who, skill, receipt.get("with"))
+    values = roller_sheet(context.ruleset, state, number)
+    if values is None or number.character.key is None:
+        return state, [f"from={names!r} names no character's rows"]
+    applied = apply_contextual(names, number, values, character_pools(values), values.live)
+    wanted = {part.strip() for part in names.split(";") if part.strip()}
+    if set(applied.effects.names) != wanted:
+        return state, [f"from={names!r} but the rules apply {'; '.join(applied.effects.names)!r}"]
+    if applied.entry is None:
+        return state, []
+    return with_live(state, number.character.key, applied.entry), []
+
+
 def replay_receipts(
     text: str, ruleset: Ruleset, snapshot: Snapshot, *, limits: Limits = DEFAULT_LIMITS
 ) -> tuple[Snapshot, list[tuple[int, str, str]]]:
@@ -136,7 +163,8 @@ def replay_receipts(
             exact = {attr.key: attr.value for attr in written.attrs}
             problems.extend((count, raw, problem) for problem in audit_check(exact, ruleset))
             state, unpaid = _repay(exact, state, context)
-            problems.extend((count, raw, problem) for problem in unpaid)
+            state, unapplied = _reapply_contextual(exact, state, context)
+            problems.extend((count, raw, problem) for problem in (*unpaid, *unapplied))
             continue
         command = parse_span(text, span, ENGINE_ATTRS[span.name])
         state, receipt = apply_tag(command, state, context)

@@ -154,3 +154,26 @@ class TestPaidChecks:
         state, problems = replay_receipts(text, ruleset, drained)
         assert state == drained
         assert any("cannot be paid: insufficient" in problem for _, _, problem in problems)
+
+    def test_contextual_costs_are_paid_again(self) -> None:
+        """A check whose apply= marked a track (Rook's Gambit) rebuilds to the same state."""
+        from gmtags import load_ruleset, process
+        from tests.conftest import FIXTURES
+
+        ruleset = load_ruleset(FIXTURES / "rulesets" / "checks" / "rooks.json")
+        start = Snapshot.model_validate(
+            {
+                "gameCharacterCards": {
+                    "Cat": {
+                        "skills": {"hunt": "rating_3", "finesse": "rating_1"},
+                        "lists": {"special": [{"name": "Rook’s Gambit", "skill": ""}]},
+                    }
+                },
+                "rulesetLive": {"cat": {"tracks": {"stress": 1}}},
+            }
+        )
+        text = '[skill_check: skill="Finesse" difficulty="Full" apply="Rook\'s Gambit"]'
+        result = process(text, ruleset, start, seed=4)
+        assert result.receipts[0].attr("from") == "Rook’s Gambit"
+        state, problems = replay_receipts(result.text, ruleset, start)
+        assert problems == [] and state == result.snapshot != start
