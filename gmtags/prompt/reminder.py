@@ -163,12 +163,33 @@ def _untrained(ruleset: Ruleset) -> str | None:
     return "Untrained: " + "; ".join(parts) + "." if parts else None
 
 
+def _contextual(ruleset: Ruleset) -> str | None:
+    """004: rows and picked entries that apply to a check only when the GM names them."""
+    lists = [lst.label for lst in ruleset.sheet.lists if lst.contextual is not None]
+    entries = any(
+        isinstance(entry, dict)
+        and isinstance(entry.get("mechanics"), dict)
+        and entry["mechanics"].get("contextual") is not None
+        for catalog in ruleset.catalogs or []
+        for entry in catalog.get("entries") or []
+    )
+    if not lists and not entries:
+        return None
+    where = ", ".join(lists) if lists else "picked catalog entries"
+    return (
+        f'apply="<name>; <name>" applies up to four rows or entries that fit the check ({where}).'
+    )
+
+
 def check_commands(ruleset: Ruleset) -> list[str]:
     """How to ask for a check in this ruleset (000: what the GM is taught)."""
     lines = [
         'Check: [skill_check: skill="<skill, save or ability>" dc="<number>" who="<character>"]'
     ]
     lines += [f"  {line}" for line in _kind_lines(ruleset)]
+    contextual = _contextual(ruleset)
+    if contextual:
+        lines.append(f"  {contextual}")
     untrained = _untrained(ruleset)
     if untrained:
         lines.append(f"  {untrained}")

@@ -175,3 +175,11 @@ class TestCommand:
         )
         assert out.returncode == 0
         assert "=== System ===" in out.stdout and "=== Turn reminder ===" in out.stdout
+
+
+class TestContextual:
+    def test_apply_taught_only_with_contextual_rows(self) -> None:
+        """apply= is taught when the ruleset has contextual rows, and not otherwise."""
+        stunts = load_ruleset(FIXTURES / "rulesets" / "checks" / "fate-stunts.json")
+        assert 'apply="<name>; <name>"' in gm_instructions(stunts).reminder
+        assert "apply=" not in gm_instructions(CROWS).reminder
