@@ -10,37 +10,12 @@ expression that does not read (one clear line on stderr), 2 usage.
 from __future__ import annotations
 
 import random
-import sys
-from typing import NoReturn
 
 import click
 
 from gmtags.checks.named_roll import BadRoll, roll_named
-from gmtags.errors import RulesetError
-from gmtags.ruleset.load import load_ruleset
-from gmtags.ruleset.model import Ruleset
+from gmtags.cli_common import fail, read_ruleset
 from gmtags.ruleset.resolution import SymbolPool
-
-
-def _fail(message: str) -> NoReturn:
-    click.echo(f"gmtags: {message}", err=True)
-    sys.exit(1)
-
-
-def _load(path: str) -> Ruleset:
-    try:
-        return load_ruleset(path)
-    except RulesetError as error:
-        lines = [f"  {problem}" for problem in error.problems]
-        _fail("\n".join([f"ruleset {path} is invalid:", *lines]))
-    except FileNotFoundError:
-        _fail(f"ruleset file not found: {path}")
-    except IsADirectoryError:
-        _fail(f"ruleset path is a folder, not a file: {path}")
-    except UnicodeDecodeError:
-        _fail(f"ruleset file is not UTF-8 text: {path}")
-    except OSError as error:
-        _fail(f"cannot read ruleset file {path}: {error.strerror}")
 
 
 @click.command("roll")
@@ -49,15 +24,15 @@ def _load(path: str) -> Ruleset:
 @click.argument("expression")
 def roll_command(ruleset_path: str, seed: int | None, expression: str) -> None:
     """Roll named symbol dice, like "2 ability 1 proficiency vs 2 difficulty"."""
-    rules = _load(ruleset_path).resolution_rules
+    rules = read_ruleset(ruleset_path).resolution_rules
     if not isinstance(rules, SymbolPool):
-        _fail(
+        fail(
             f"ruleset {ruleset_path} is {rules.kind_name}, not symbol-pool: "
             "only a symbol-pool ruleset rolls dice by name"
         )
     rolled = roll_named(rules, expression, random.Random(seed))
     if isinstance(rolled, BadRoll):
-        _fail(f"cannot read the roll {expression!r}: {rolled.message}")
+        fail(f"cannot read the roll {expression!r}: {rolled.message}")
     click.echo(f"dice: {rolled.dice.text}")
     click.echo(f"thrown: {rolled.thrown_ids}")
     click.echo(f"rolls: {rolled.rolls}")
