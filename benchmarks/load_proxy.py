@@ -1,0 +1,303 @@
+"""Load test of `gmtags serve` on loopback (issue 7): concurrent streaming chats.
+
+Not part of `make bench` (a default run takes about 40 s); run it alone:
+
+    python benchmarks/load_proxy.py            # 50 chats for 30 s, direct baseline 10 s
+    python benchmarks/load_proxy.py --quick    # 5 chats for 3 s, direct baseline 2 s
+
+The scripted upstream (`gmtags.server.demo_upstream`) and the proxy (the demo
+ruleset and state, history in a temporary SQLite file) run with uvicorn in
+threads of this process, on free ports of 127.0.0.1 only. Each chat streams a
+conversation with `X-Gmtags-Chat: load-<i>`, appending the reply it got and a
+new user line every turn, until the time is up. A separate run of the same
+shape goes straight to the upstream as the baseline.
+
+Reported: completed replies per second; the time to the first SSE chunk whose
+`delta.content` is not empty (p50/p99) through the proxy, directly, and the
+difference (the latency the proxy adds); errors (a status other than 200, an
+error event, a stream without `[DONE]` or without content, a connection
+failure: there must be none); and whether every chat's snapshot history is
+intact afterwards, read back with the history store's read API: one record per
+reply it got (a single swipe, at the reply's message index, none elsewhere),
+each record's seed and snapshots those of replaying the upstream's replies with
+`process()` from the chat's start, the chat's current state the replay's last
+one, and the text the chat received the replay's text.
+
+The client, both servers and the proxy's SQLite writes share one process (and
+its GIL), so the figures are those of one machine doing all of it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import tempfile
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+from gmtags.history.snapshots import canonical_json
+from gmtags.history.store import HistoryStore
+from gmtags.process import process
+from gmtags.ruleset.model import Ruleset
+from gmtags.server.app import create_app
+from gmtags.server.background import BackgroundServer
+from gmtags.server.chats import CHAT_HEADER
+from gmtags.server.demo import demo_config
+from gmtags.server.demo_upstream import MODEL, ScriptedUpstream
+from gmtags.state.snapshot import Snapshot
+from gmtags.transcript.seeds import derive_seed
+
+HOST = "127.0.0.1"
+"""Loopback only: nothing here listens on or connects to any other address."""
+CHATS = 50
+SECONDS = 30.0
+DIRECT_SECONDS = 10.0
+QUICK = (5, 3.0, 2.0)
+"""`--quick`: chats, seconds through the proxy, seconds of the direct baseline."""
+CLIENT_TIMEOUT = 30.0
+API_KEY = "sk-load-test"
+
+
+class _Discard(list[Any]):
+    """A list that keeps nothing: the upstream's request log would grow for the whole run."""
+
+    def append(self, item: Any) -> None:
+        pass
+
+
+@dataclass
+class Chat:
+    """One chat of a run: what it sent and received."""
+
+    chat_id: str
+    messages: list[dict[str, str]]
+    replies: list[str] = field(default_factory=list)
+    first_bytes: list[float] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+
+
+@dataclass
+class Run:
+    """One run's chats and how long it took."""
+
+    chats: list[Chat]
+    seconds: float
+
+    @property
+    def replies(self) -> int:
+        return sum(len(chat.replies) for chat in self.chats)
+
+    @property
+    def errors(self) -> list[str]:
+        return [error for chat in self.chats for error in chat.errors]
+
+    @property
+    def first_bytes(self) -> list[float]:
+        return sorted(value for chat in self.chats for value in chat.first_bytes)
+
+    @property
+    def rate(self) -> float:
+        return self.replies / self.seconds if self.seconds else 0.0
+
+
+def percentile(values: Sequence[float], fraction: float) -> float:
+    """The nearest-rank percentile of sorted `values` (nan when there are none)."""
+    if not values:
+        return float("nan")
+    rank = max(1, -(-len(values) * fraction // 1))
+    return values[min(int(rank), len(values)) - 1]
+
+
+def user_line(chat_id: str, turn: int) -> str:
+    return f"{chat_id}, turn {turn}: Bram presses on toward the gate."
+
+
+async def one_reply(client: httpx.AsyncClient, url: str, chat: Chat) -> None:
+    """Stream one reply for `chat` and append it, or note why it failed."""
+    body = {"model": MODEL, "stream": True, "messages": chat.messages}
+    headers = {CHAT_HEADER: chat.chat_id, "Authorization": f"Bearer {API_KEY}"}
+    started = time.perf_counter()
+    first: float | None = None
+    parts: list[str] = []
+    done = False
+    try:
+        async with client.stream("POST", url, json=body, headers=headers) as response:
+            if response.status_code != 200:
+                text = (await response.aread()).decode("utf-8", "replace")
+                chat.errors.append(f"status {response.status_code}: {text[:200]}")
+                return
+            async for line in response.aiter_lines():
+                if not line.startswith("data:"):
+                    continue
+                data = line[5:].strip()
+                if data == "[DONE]":
+                    done = True
+                    break
+                chunk = json.loads(data)
+                if "error" in chunk:
+                    chat.errors.append(f"error event: {chunk['error']}")
+                    return
+                for choice in chunk.get("choices") or ():
+                    content = (choice.get("delta") or {}).get("content")
+                    if content:
+                        if first is None:
+                            first = time.perf_counter() - started
+                        parts.append(content)
+    except (httpx.HTTPError, ValueError) as error:
+        chat.errors.append(f"{type(error).__name__}: {error}")
+        return
+    if not done or first is None:
+        chat.errors.append("stream ended without [DONE]" if not done else "reply without content")
+        return
+    reply = "".join(parts)
+    chat.first_bytes.append(first)
+    chat.replies.append(reply)
+    chat.messages.append({"role": "assistant", "content": reply})
+    chat.messages.append({"role": "user", "content": user_line(chat.chat_id, len(chat.replies))})
+
+
+async def run_chats(base: str, chats: int, seconds: float) -> Run:
+    """`chats` chats streaming replies from `base` (a `/v1` URL) one after another for `seconds`."""
+    url = f"{base}/chat/completions"
+    names = [f"load-{index}" for index in range(chats)]
+    book = [Chat(name, [{"role": "user", "content": user_line(name, 0)}]) for name in names]
+    limits = httpx.Limits(max_connections=chats, max_keepalive_connections=chats)
+    async with httpx.AsyncClient(timeout=CLIENT_TIMEOUT, limits=limits) as client:
+        started = time.perf_counter()
+        deadline = started + seconds
+
+        async def loop(chat: Chat) -> None:
+            while time.perf_counter() < deadline and not chat.errors:
+                await one_reply(client, url, chat)
+
+        await asyncio.gather(*(loop(chat) for chat in book))
+        elapsed = time.perf_counter() - started
+    return Run(book, elapsed)
+
+
+def same(left: Snapshot, right: Snapshot) -> bool:
+    return canonical_json(left.to_json_dict()) == canonical_json(right.to_json_dict())
+
+
+def check_history(
+    store: HistoryStore, chat: Chat, ruleset: Ruleset, upstream: ScriptedUpstream
+) -> list[str]:
+    """What is wrong with `chat`'s stored history (empty when it is intact)."""
+    chat_id = chat.chat_id
+    length = store.length(chat_id)
+    count = len(chat.replies)
+    if length is None:
+        return [f"{chat_id}: not in the store"] if count else []
+    problems: list[str] = []
+    if length != 2 * count:
+        problems.append(f"{chat_id}: length {length}, expected {2 * count}")
+    records = {m: r for m in range(max(length, 2 * count)) if (r := store.record(chat_id, m))}
+    expected = {2 * turn + 1 for turn in range(count)}
+    if set(records) != expected:
+        problems.append(f"{chat_id}: {len(records)} records for {count} replies")
+    snapshot = store.start(chat_id)
+    for turn, received in enumerate(chat.replies):
+        message = 2 * turn + 1
+        record = records.get(message)
+        raw = upstream.reply_for([{"role": "user"}] * (turn + 1))
+        seed = derive_seed(chat_id, message, 0)
+        result = process(raw, ruleset, snapshot, seed=seed)
+        if record is None:
+            break
+        swipe = record.swipes[0] if len(record.swipes) == 1 else None
+        if swipe is None or record.current != 0:
+            problems.append(f"{chat_id}: message {message} has {len(record.swipes)} swipes")
+            break
+        if swipe.seed != seed or not same(store.snapshot(swipe.before), snapshot):
+            problems.append(f"{chat_id}: message {message} does not start where the last ended")
+            break
+        if not same(store.snapshot(swipe.after), result.snapshot):
+            problems.append(f"{chat_id}: message {message} differs from its replay")
+            break
+        if received != result.text:
+            problems.append(f"{chat_id}: message {message}: the text received is not the replay's")
+            break
+        snapshot = result.snapshot
+    else:
+        if not same(store.state(chat_id), snapshot):
+            problems.append(f"{chat_id}: current state is not the replay's last")
+    return problems
+
+
+def load_test(chats: int, seconds: float, direct_seconds: float) -> tuple[Run, Run, list[str]]:
+    """Run the direct baseline, then the proxy; return both runs and the history problems."""
+    upstream = ScriptedUpstream(requests=_Discard(), authorizations=_Discard())
+    with tempfile.TemporaryDirectory(prefix="gmtags-load-") as folder:
+        db = str(Path(folder) / "history.sqlite3")
+        with BackgroundServer(upstream.app, host=HOST) as up:
+            upstream_url = f"{up.url}/v1"
+            direct = asyncio.run(run_chats(upstream_url, chats, direct_seconds))
+            config = replace(demo_config(upstream_url), db=db)
+            with BackgroundServer(create_app(config), host=HOST) as proxy:
+                proxied = asyncio.run(run_chats(f"{proxy.url}/v1", chats, seconds))
+        problems: list[str] = []
+        with HistoryStore(db) as store:
+            known = {chat.chat_id for chat in proxied.chats if chat.replies}
+            extra = set(store.chats()) - {chat.chat_id for chat in proxied.chats}
+            problems.extend(f"{chat_id}: unexpected chat in the store" for chat_id in extra)
+            for chat in proxied.chats:
+                problems.extend(check_history(store, chat, config.ruleset, upstream))
+            missing = known - set(store.chats())
+            problems.extend(f"{chat_id}: missing from the store" for chat_id in missing)
+    return proxied, direct, problems
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the load test and print its figures; 0 when there were no errors and histories hold."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--chats", type=int, default=CHATS, help="concurrent chats (50)")
+    parser.add_argument("--seconds", type=float, default=SECONDS, help="proxy run length (30)")
+    parser.add_argument(
+        "--direct-seconds", type=float, default=DIRECT_SECONDS, help="baseline length (10)"
+    )
+    parser.add_argument("--quick", action="store_true", help="5 chats, 3 s (baseline 2 s)")
+    args = parser.parse_args(argv)
+    chats, seconds, direct_seconds = (
+        QUICK if args.quick else (args.chats, args.seconds, args.direct_seconds)
+    )
+
+    proxied, direct, problems = load_test(chats, seconds, direct_seconds)
+
+    def ms(values: Sequence[float], fraction: float) -> float:
+        return percentile(values, fraction) * 1000
+
+    p50, p99 = ms(proxied.first_bytes, 0.5), ms(proxied.first_bytes, 0.99)
+    d50, d99 = ms(direct.first_bytes, 0.5), ms(direct.first_bytes, 0.99)
+    errors = proxied.errors + direct.errors
+    intact = len(proxied.chats) - len({p.split(":")[0] for p in problems})
+    print(
+        f"load_proxy: {chats} streaming chats on {HOST}, {proxied.seconds:.1f} s through the"
+        f" proxy, {direct.seconds:.1f} s direct to the scripted upstream"
+    )
+    print(
+        f"requests/s:  proxy {proxied.rate:7.1f} ({proxied.replies} replies)"
+        f"   direct {direct.rate:7.1f} ({direct.replies} replies)"
+    )
+    print(
+        f"first narration byte (ms):  proxy p50 {p50:.2f} p99 {p99:.2f}"
+        f"   direct p50 {d50:.2f} p99 {d99:.2f}"
+        f"   added p50 {p50 - d50:+.2f} p99 {p99 - d99:+.2f}"
+    )
+    print(f"errors:      {len(errors)} (proxy {len(proxied.errors)}, direct {len(direct.errors)})")
+    for error in errors[:5]:
+        print(f"  {error}")
+    verdict = "intact" if not problems else "NOT intact"
+    print(f"history:     {verdict} ({intact}/{len(proxied.chats)} chats)")
+    for problem in problems[:5]:
+        print(f"  {problem}")
+    return 0 if not errors and not problems else 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
