@@ -20,7 +20,7 @@ from dataclasses import dataclass
 import regex
 
 from gmtags.ruleset.sheet import HideWhen, LongTextField, NumberField, SheetField, TextField
-from gmtags.sheet.live import Refused, same_name
+from gmtags.sheet.live import Refused, named
 from gmtags.sheet.values import Scalar
 from gmtags.text import has_control
 
@@ -81,14 +81,7 @@ def advance_field(
     """
     if (by is None) == (to is None):
         return Refused("malformed")
-    found = next(
-        (
-            field
-            for field in fields
-            if same_name(written, field.id) or same_name(written, field.label)
-        ),
-        None,
-    )
+    found = named(fields, written)
     if found is None or hidden(found.hide_when):
         return Refused("unknown-field")
     if found.id not in advanceable or found.id in locked:

@@ -20,9 +20,9 @@ read the values the steps before them left.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, Literal, Protocol, TypeVar
 
 from gmtags.ruleset.rests import Rest, RestBy, RestoreStep
 from gmtags.ruleset.sheet import LiveState, LiveTrack
@@ -83,6 +83,27 @@ Outcome = Changed | Refused
 def same_name(written: str, name: str) -> bool:
     """Names compare trimmed and without case (ENGINE-NOTES §6: ids and labels alike)."""
     return written.strip().casefold() == name.strip().casefold()
+
+
+class Named(Protocol):
+    """Anything a command may name by its id or its label."""
+
+    @property
+    def id(self) -> str: ...
+
+    @property
+    def label(self) -> str: ...
+
+
+N = TypeVar("N", bound=Named)
+
+
+def named(items: Iterable[N], written: str) -> N | None:
+    """The first of `items` whose id or label is `written` (trimmed, without case)."""
+    return next(
+        (item for item in items if same_name(written, item.id) or same_name(written, item.label)),
+        None,
+    )
 
 
 def _clamp(value: int, low: int, high: int) -> int:
@@ -311,12 +332,7 @@ def set_temp(pools: Sequence[PoolSpec], entry: LiveEntry, pool: str, amount: int
 
 def find_track(values: SheetValues, written: str) -> LiveTrack | None:
     """A track on the sheet by id or label; a hidden plain track is not on it (002)."""
-    for track in values.sheet.live.tracks:
-        if values.track(track.id) is None:
-            continue
-        if same_name(written, track.id) or same_name(written, track.label):
-            return track
-    return None
+    return named((t for t in values.sheet.live.tracks if values.track(t.id) is not None), written)
 
 
 def track_reading(values: SheetValues, track_id: str, entry: LiveEntry) -> int:
@@ -437,14 +453,7 @@ def set_condition(values: SheetValues, entry: LiveEntry, condition: str, on: boo
     Conditions are stored as a list of ids; an id the ruleset no longer
     declares stays stored, untouched. `now` is `Label on|off`.
     """
-    found = next(
-        (
-            item
-            for item in values.sheet.live.conditions
-            if same_name(condition, item.id) or same_name(condition, item.label)
-        ),
-        None,
-    )
+    found = named(values.sheet.live.conditions, condition)
     if found is None:
         return Refused("unknown-condition")
     if not on:
@@ -485,15 +494,8 @@ def set_state(values: SheetValues, entry: LiveEntry, state: str, value: str) -> 
     lacks or hides is `unknown-state`, a value it does not offer `unknown-value`.
     Only a value moved from the default is stored. `now` is `Label ValueLabel`.
     """
-    found = next(
-        (
-            item
-            for item in values.sheet.live.states
-            if values.live_state(item.id) is not None
-            and (same_name(state, item.id) or same_name(state, item.label))
-        ),
-        None,
-    )
+    shown = (item for item in values.sheet.live.states if values.live_state(item.id) is not None)
+    found = named(shown, state)
     if found is None:
         return Refused("unknown-state")
     chosen = next(
@@ -516,14 +518,7 @@ def write_note(values: SheetValues, entry: LiveEntry, field: str, value: str) ->
     ENGINE-NOTES §6: an empty (or absent) value clears it. `now` is
     `Label: text`, or `Label cleared`.
     """
-    found = next(
-        (
-            item
-            for item in values.sheet.live.text
-            if same_name(field, item.id) or same_name(field, item.label)
-        ),
-        None,
-    )
+    found = named(values.sheet.live.text, field)
     if found is None:
         return Refused("unknown-field")
     text = value.strip()[: found.max_length].strip()
@@ -656,10 +651,7 @@ def _rest_state(step: RestoreStep, values: SheetValues, work: _RestWork) -> None
 
 def find_rest(rests: Sequence[Rest], written: str) -> Rest | None:
     """The rest a command names, by id or label ignoring case (SPEC §9)."""
-    return next(
-        (rest for rest in rests if same_name(written, rest.id) or same_name(written, rest.label)),
-        None,
-    )
+    return named(rests, written)
 
 
 def take_rest(
