@@ -20,11 +20,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from pydantic import ValidationError
-
 from gmtags.prompt.text import number, one_line, signed
 from gmtags.ruleset.model import Ruleset
-from gmtags.ruleset.party import SheetSummary
 from gmtags.ruleset.resolution import (
     DiceHighest,
     DicePool,
@@ -300,13 +297,6 @@ def clock_commands(ruleset: Ruleset) -> list[str]:
 # ----------------------------------------------------------------- sheet blocks
 
 
-def _summary(ruleset: Ruleset) -> SheetSummary:
-    try:
-        return SheetSummary.model_validate(ruleset.gm.get("sheetSummary") or {})
-    except ValidationError:
-        return SheetSummary()
-
-
 def _shown(value: object, shape: Any = None) -> str:
     if isinstance(value, bool):
         return "yes" if value else "no"
@@ -317,7 +307,7 @@ def _shown(value: object, shape: Any = None) -> str:
 
 
 def _summary_lines(ruleset: Ruleset, values: SheetValues) -> list[str]:
-    summary = _summary(ruleset)
+    summary = ruleset.gm_text.sheet_summary
     out: list[str] = []
     fields = {f.id: f for f in ruleset.sheet.fields}
     shown = [

@@ -31,22 +31,17 @@ REFERENCE_HEADING = "Game Master rules reference:"
 CUT_MARK = " … (the rest of the rules reference was cut to fit)"
 
 
-def _guidance(ruleset: Ruleset, key: str) -> str | None:
-    value = ruleset.gm.get(key)
-    return value if isinstance(value, str) and value.strip() else None
-
-
 def system_prompt(ruleset: Ruleset, budget: int | None = None) -> str:
     """The stable system part for `ruleset`, at most `budget` characters when that is possible."""
     edition = f" ({ruleset.edition})" if ruleset.edition else ""
     parts = [
         f'You are the Game Master of a game played by the ruleset "{ruleset.name}"{edition}.',
         ruleset.coverage.summary,
-        _guidance(ruleset, "checkGuidance") or BUILT_IN_CHECKS,
+        ruleset.gm_text.check_guidance or BUILT_IN_CHECKS,
         "Every command is a tag the engine applies in order and rewrites with its result. "
         "Write only the commands the turn reminder teaches, with the names it gives.",
     ]
-    sheet = _guidance(ruleset, "sheetGuidance")
+    sheet = ruleset.gm_text.sheet_guidance
     if sheet:
         parts.append(sheet)
     head = "\n\n".join(parts)

@@ -41,6 +41,7 @@ def prompt_safe(max_length: int) -> object:
 PromptSafe80 = Annotated[str, StringConstraints(max_length=80), AfterValidator(_prompt_safe)]
 PromptSafe160 = Annotated[str, StringConstraints(max_length=160), AfterValidator(_prompt_safe)]
 PromptSafe400 = Annotated[str, StringConstraints(max_length=400), AfterValidator(_prompt_safe)]
+PromptSafe1500 = Annotated[str, StringConstraints(max_length=1500), AfterValidator(_prompt_safe)]
 PromptSafe16000 = Annotated[str, StringConstraints(max_length=16000), AfterValidator(_prompt_safe)]
 RulesetId = Annotated[str, StringConstraints(max_length=64, pattern=r"^[a-z0-9]+(-[a-z0-9]+)*$")]
 SheetId = Annotated[str, StringConstraints(max_length=40, pattern=r"^[a-z][a-z0-9_]*$")]

@@ -25,6 +25,7 @@ from gmtags.ruleset.base import (
     RulesetModel,
 )
 from gmtags.ruleset.clocks import ClocksConfig
+from gmtags.ruleset.gm import GmText
 from gmtags.ruleset.party import Party
 from gmtags.ruleset.resolution import Resolution, parse_resolution
 from gmtags.ruleset.resolution_common import ResolutionCommon
@@ -75,6 +76,18 @@ class Ruleset(RulesetModel):
     clocks: ClocksConfig | None = None
     party: Party | None = None
     gm_reference: PromptSafe16000 | None = Field(default=None, alias="gmReference")
+
+    @field_validator("gm")
+    @classmethod
+    def _gm_text(cls, gm: JsonObject) -> JsonObject:
+        """Validate `gm` strictly (SCHEMA-NOTES §8); errors keep their `gm.…` paths."""
+        GmText.model_validate(gm)
+        return gm
+
+    @cached_property
+    def gm_text(self) -> GmText:
+        """`gm` as its typed model; `gm` itself stays the JSON object it is."""
+        return GmText.model_validate(self.gm)
 
     @field_validator("resolution")
     @classmethod

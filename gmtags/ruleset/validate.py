@@ -1240,7 +1240,7 @@ def check_party(ruleset: Ruleset) -> list[Problem]:
     if party.advancement is not None:
         problems += _advancement(party.advancement.fields, "party.advancement", index)
     if party.summary is not None:
-        problems += _party_summary(party.summary, index)
+        problems += _summary(party.summary, index, "party.summary")
     character = SheetIndex.of_sheet(ruleset)
     seen: set[str] = set()
     for position, member in enumerate(party.from_members):
@@ -1255,20 +1255,26 @@ def check_party(ruleset: Ruleset) -> list[Problem]:
     return problems
 
 
-def _party_summary(summary: SheetSummary, index: SheetIndex) -> list[Problem]:
+def _summary(summary: SheetSummary, index: SheetIndex, base: str) -> list[Problem]:
+    """The references of a sheet summary (`gm.sheetSummary`, or `party.summary` on the party)."""
+    whose = "party " if index.party else ""
     problems: list[Problem] = []
     for position, name in enumerate(summary.fields):
         if name not in index.fields:
-            problems.append(
-                Problem(f"party.summary.fields.{position}", f"names no party field '{name}'")
-            )
-    if summary.derived:
-        problems.append(Problem("party.summary.derived", "a party sheet has no derived values"))
+            problems.append(Problem(f"{base}.fields.{position}", f"names no {whose}field '{name}'"))
+    if index.party and summary.derived:
+        problems.append(Problem(f"{base}.derived", "a party sheet has no derived values"))
+    elif not index.party:
+        for position, name in enumerate(summary.derived):
+            if name not in index.derived:
+                problems.append(
+                    Problem(f"{base}.derived.{position}", f"names no derived value '{name}'")
+                )
     for position, shown in enumerate(summary.lists):
-        at = f"party.summary.lists.{position}"
+        at = f"{base}.lists.{position}"
         sheet_list = index.lists.get(shown.list)
         if sheet_list is None:
-            problems.append(Problem(f"{at}.list", f"names no party list '{shown.list}'"))
+            problems.append(Problem(f"{at}.list", f"names no {whose}list '{shown.list}'"))
             continue
         problems += _expect_column(
             sheet_list,
@@ -1286,6 +1292,11 @@ def _party_summary(summary: SheetSummary, index: SheetIndex) -> list[Problem]:
             sheet_list, shown.only_when, _BOOLEAN, "a boolean column", f"{at}.onlyWhen"
         )
     return problems
+
+
+def check_gm_summary(ruleset: Ruleset) -> list[Problem]:
+    """002, "Texto del Game Master": `gm.sheetSummary` names entries the sheet has."""
+    return _summary(ruleset.gm_text.sheet_summary, SheetIndex.of_sheet(ruleset), "gm.sheetSummary")
 
 
 def check_combat_health(ruleset: Ruleset) -> list[Problem]:
@@ -1520,6 +1531,7 @@ PASSES: tuple[Check, ...] = (
     check_advancement,
     check_rests,
     check_party,
+    check_gm_summary,
     check_combat_health,
     check_resolution_refs,
     check_catalog_checks,

@@ -175,3 +175,34 @@ class TestResolutionKind:
         assert paths(data) == ["resolution.kind"]
         del data["resolution"]["kind"]
         assert paths(data) == ["resolution.kind"]
+
+
+class TestGm:
+    def test_reference_gm_sections_load(self) -> None:
+        """The reference rulesets' gm sections are valid and typed."""
+        ruleset = load_ruleset(REFERENCE_RULESETS / "gravewatch.json")
+        assert ruleset.gm_text.check_guidance and ruleset.gm_text.sheet_summary.fields == ["post"]
+
+    @pytest.mark.parametrize(
+        ("gm", "path"),
+        [
+            ({"checkGuidance": "Roll [dice]"}, "gm.checkGuidance"),
+            ({"checkGuidance": "ok", "sheetGuidance": "{{char}} rolls"}, "gm.sheetGuidance"),
+            ({"checkGuidance": "x" * 1501}, "gm.checkGuidance"),
+            ({"checkGuidance": "ok", "opposition": "dealer"}, "gm.opposition"),
+            ({"checkGuidance": "ok", "tone": "grim"}, "gm.tone"),
+            ({"sheetSummary": {"fields": ["nope"]}}, "gm.sheetSummary.fields.0"),
+            ({"sheetSummary": {"derived": ["nope"]}}, "gm.sheetSummary.derived.0"),
+            (
+                {"sheetSummary": {"lists": [{"list": "nope", "nameColumn": "name"}]}},
+                "gm.sheetSummary.lists.0.list",
+            ),
+        ],
+    )
+    def test_gm_is_strict_and_prompt_safe(self, gm: dict[str, Any], path: str) -> None:
+        """gm takes only its keys, prompt-safe text of at most 1,500, and real summary entries."""
+        assert paths(with_changes(gm=gm)) == [path]
+
+    def test_missing_check_guidance_is_allowed(self) -> None:
+        """Without checkGuidance the GM gets the built-in paragraph (002: it only replaces it)."""
+        assert load_ruleset(with_changes(gm={})).gm_text.check_guidance is None
