@@ -134,10 +134,23 @@ class Completions:
         )
         last: dict[str, Any] = {}
         broken = False
+        recorded = False
+
+        def finish() -> str:
+            """Close the processor and record the reply, once: before the last bytes go out,
+            so a caller that has read the whole stream always finds the reply stored."""
+            nonlocal recorded
+            tail = "" if processor.closed else processor.close()
+            if not recorded:
+                recorded = True
+                self.book.finish(turn, processor.result.snapshot)
+                log.info("reply", receipts=len(processor.result.receipts))
+            return tail
+
         try:
             async for data in sse_data(upstream.aiter_lines()):
                 if data.strip() == DONE:
-                    if not processor.closed and (tail := processor.close()):
+                    if tail := finish():
                         yield event(_tail(last, tail))
                     yield event(DONE)
                     break
@@ -150,7 +163,7 @@ class Completions:
                     _rewrite_chunk(chunk, processor)
                 yield event(chunk)
             else:
-                if not processor.closed and (tail := processor.close()):
+                if tail := finish():
                     yield event(_tail(last, tail))
         except httpx.HTTPError as error:
             broken = True
@@ -158,12 +171,9 @@ class Completions:
             log.warning("upstream-broke", status=failed.status)
             yield event(failed.body)
         finally:
-            # Recorded before anything is awaited: a hang-up cancels every later await.
-            if not broken:
-                if not processor.closed:
-                    processor.close()
-                self.book.finish(turn, processor.result.snapshot)
-                log.info("reply", receipts=len(processor.result.receipts))
+            # A caller that hangs up cancels every later await: record before awaiting.
+            if not broken and not recorded:
+                finish()
             await upstream.aclose()
 
 
