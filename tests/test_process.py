@@ -66,7 +66,9 @@ def narration_of(text: str) -> list[str]:
 
 
 class TestInvariants:
-    @settings(max_examples=300, suppress_health_check=[HealthCheck.function_scoped_fixture])
+    @settings(
+        max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+    )
     @given(reply=REPLIES, clocks=CLOCKS, seed=st.integers(0, 2**32))
     def test_never_raises_and_keeps_narration(
         self, clocks_ruleset: Ruleset, reply: str, clocks: list[Clock], seed: int
@@ -78,7 +80,9 @@ class TestInvariants:
         assert len(result.receipts) == len(list(find_spans(reply, DEFAULT_LIMITS)))
         assert all(r.reason != "internal-error" for r in result.receipts)
 
-    @settings(max_examples=100, suppress_health_check=[HealthCheck.function_scoped_fixture])
+    @settings(
+        max_examples=100, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+    )
     @given(reply=REPLIES, seed=st.integers(0, 2**32))
     def test_same_seed_same_output(self, clocks_ruleset: Ruleset, reply: str, seed: int) -> None:
         """The same text, ruleset, snapshot and seed give byte-identical output."""
@@ -90,7 +94,9 @@ class TestInvariants:
             second.snapshot,
         )
 
-    @settings(max_examples=200, suppress_health_check=[HealthCheck.function_scoped_fixture])
+    @settings(
+        max_examples=200, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+    )
     @given(tag=tags(), clocks=CLOCKS)
     def test_refused_command_changes_nothing(
         self, clocks_ruleset: Ruleset, tag: str, clocks: list[Clock]
@@ -101,7 +107,9 @@ class TestInvariants:
         if result.receipts and result.receipts[0].result == "refused":
             assert result.snapshot == start
 
-    @settings(max_examples=100, suppress_health_check=[HealthCheck.function_scoped_fixture])
+    @settings(
+        max_examples=100, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+    )
     @given(reply=REPLIES)
     def test_receipts_parse_again(self, clocks_ruleset: Ruleset, reply: str) -> None:
         """Every receipt is one well-formed tag when the output is scanned again."""
