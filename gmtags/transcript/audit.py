@@ -96,7 +96,8 @@ def _audit_highest(attrs: Attrs, faces: list[int], ruleset: Ruleset) -> list[str
     if not isinstance(rules, DiceHighest) or not faces:
         return problems
     if attrs.get("zeroDice") == "true" or attrs.get("zerodice") == "true":
-        expected = min(faces[:2])
+        # zeroDice "fail" reads no die (dark dice may still be thrown); lowest-of-two reads one.
+        expected = 0 if rules.zero_dice == "fail" else min(faces[:2])
     else:
         dark = _int(attrs, "dark") or 0
         light_only = rules.dark is not None and rules.dark.outcome == "light"
