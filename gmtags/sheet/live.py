@@ -262,17 +262,27 @@ def _set_pool(pool: PoolSpec, entry: LiveEntry, value: int, temp: int) -> Change
     return Changed(with_pool(pool, entry, value, temp), pool_now(pool, value, temp))
 
 
+def _pool_and_amount(
+    pools: Sequence[PoolSpec], pool: str, amount: int | None, *, zero: bool = False
+) -> tuple[PoolSpec, int] | Refused:
+    """The pool a command names and its amount, or why not (lookups before amounts, §6)."""
+    found = find_pool(pools, pool)
+    if isinstance(found, Refused):
+        return found
+    if amount is None or not amount_ok(amount, zero=zero):
+        return Refused("bad-amount")
+    return found, amount
+
+
 def spend(pools: Sequence[PoolSpec], entry: LiveEntry, pool: str, amount: int | None) -> Outcome:
     """`op="spend"`: take `amount` from the pool; refused `insufficient`, never floored.
 
     ENGINE-NOTES §6. Temporary points are not spent (they only soak damage).
     """
-    found = find_pool(pools, pool)
-    if isinstance(found, Refused):
-        return found
-    if not amount_ok(amount):
-        return Refused("bad-amount")
-    assert amount is not None
+    asked = _pool_and_amount(pools, pool, amount)
+    if isinstance(asked, Refused):
+        return asked
+    found, amount = asked
     value, temp = pool_reading(found, entry)
     if value < amount:
         return Refused("insufficient")
@@ -281,12 +291,10 @@ def spend(pools: Sequence[PoolSpec], entry: LiveEntry, pool: str, amount: int | 
 
 def restore(pools: Sequence[PoolSpec], entry: LiveEntry, pool: str, amount: int | None) -> Outcome:
     """`op="restore"` (alias `heal`): raise the pool by `amount`, capped at its maximum."""
-    found = find_pool(pools, pool)
-    if isinstance(found, Refused):
-        return found
-    if not amount_ok(amount):
-        return Refused("bad-amount")
-    assert amount is not None
+    asked = _pool_and_amount(pools, pool, amount)
+    if isinstance(asked, Refused):
+        return asked
+    found, amount = asked
     value, temp = pool_reading(found, entry)
     return _set_pool(found, entry, min(found.max, value + amount), temp)
 
@@ -298,12 +306,10 @@ def damage_pool(
 
     ENGINE-NOTES §6: never refused for being larger than what is left.
     """
-    found = find_pool(pools, pool)
-    if isinstance(found, Refused):
-        return found
-    if not amount_ok(amount):
-        return Refused("bad-amount")
-    assert amount is not None
+    asked = _pool_and_amount(pools, pool, amount)
+    if isinstance(asked, Refused):
+        return asked
+    found, amount = asked
     value, temp = pool_reading(found, entry)
     soaked = min(temp, amount)
     return _set_pool(found, entry, max(0, value - (amount - soaked)), temp - soaked)
@@ -314,12 +320,10 @@ def set_temp(pools: Sequence[PoolSpec], entry: LiveEntry, pool: str, amount: int
 
     ENGINE-NOTES §6: refused `no-temp` unless the pool declares `allowTemp`.
     """
-    found = find_pool(pools, pool)
-    if isinstance(found, Refused):
-        return found
-    if not amount_ok(amount, zero=True):
-        return Refused("bad-amount")
-    assert amount is not None
+    asked = _pool_and_amount(pools, pool, amount, zero=True)
+    if isinstance(asked, Refused):
+        return asked
+    found, amount = asked
     if not found.allow_temp:
         return Refused("no-temp")
     value, _ = pool_reading(found, entry)

@@ -8,7 +8,7 @@ so every receipt parses again as the tag it is.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from gmtags.limits import DEFAULT_LIMITS
 from gmtags.text import clean_value
@@ -48,6 +48,11 @@ class Receipt:
     inputs: Pairs
     outputs: Pairs
     card: str
+    text: str = field(init=False, repr=False, compare=False)
+    """The receipt as tag text, rendered once (the log, the reply and the stream share it)."""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "text", render_tag(self.tag, self.outputs))
 
     @property
     def result(self) -> str:
@@ -65,7 +70,7 @@ class Receipt:
 
     def render(self) -> str:
         """The receipt as tag text."""
-        return render_tag(self.tag, self.outputs)
+        return self.text
 
     def as_dict(self) -> dict[str, object]:
         """A JSON-friendly view: tag name, input attributes, output attributes."""

@@ -278,6 +278,31 @@ _jobs_option = click.option(
 )
 
 
+def _run_all(
+    command: Literal["reprocess", "rebuild"],
+    chats: tuple[str, ...],
+    ruleset_path: str,
+    state_path: str | None,
+    out: str | None,
+    db: str | None,
+    jobs: int,
+) -> None:
+    """Run `command` on every chat, print what it writes to stdout, exit 1 on any failure.
+
+    A rebuild of several chats only checks and reports; one chat's rebuilt file goes
+    to stdout, like every reprocessed chat without `--out`.
+    """
+    started = time.perf_counter()
+    tasks, several = _tasks(command, chats, out, db=db)
+    outcomes = _execute(tasks, jobs, ruleset_path, state_path)
+    quiet = several and command == "rebuild"
+    for outcome in outcomes:
+        if outcome.text is not None and not quiet:
+            click.echo(outcome.text, nl=False)
+    if not _finish(command, outcomes, started, jobs):
+        sys.exit(1)
+
+
 @click.group("transcript")
 def transcript() -> None:
     """Reprocess, rebuild and read saved chats (SillyTavern or role/content JSONL)."""
@@ -299,14 +324,7 @@ def reprocess_command(
     jobs: int,
 ) -> None:
     """Re-roll every assistant message and swipe; write receipts and snapshots."""
-    started = time.perf_counter()
-    tasks, _ = _tasks("reprocess", chats, out, db=db)
-    outcomes = _execute(tasks, jobs, ruleset_path, state_path)
-    for outcome in outcomes:
-        if outcome.text is not None:
-            click.echo(outcome.text, nl=False)
-    if not _finish("reprocess", outcomes, started, jobs):
-        sys.exit(1)
+    _run_all("reprocess", chats, ruleset_path, state_path, out, db, jobs)
 
 
 @transcript.command("rebuild")
@@ -325,14 +343,7 @@ def rebuild_command(
     jobs: int,
 ) -> None:
     """Recompute snapshots from the receipts without rolling; report contradicted receipts."""
-    started = time.perf_counter()
-    tasks, several = _tasks("rebuild", chats, out, db=db)
-    outcomes = _execute(tasks, jobs, ruleset_path, state_path)
-    for outcome in outcomes:
-        if outcome.text is not None and not several:
-            click.echo(outcome.text, nl=False)
-    if not _finish("rebuild", outcomes, started, jobs):
-        sys.exit(1)
+    _run_all("rebuild", chats, ruleset_path, state_path, out, db, jobs)
 
 
 @transcript.command("state")
