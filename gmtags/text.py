@@ -70,3 +70,19 @@ def parse_int(value: str | None, digits: int) -> int | None:
     if len(text.lstrip("+-")) > digits:
         return None
     return int(text)
+
+
+_SURROGATE = regex.compile(r"[\ud800-\udfff]")
+
+
+def mend_surrogates(text: str) -> str:
+    """`text` with UTF-16 surrogate pairs joined into their characters and lone halves as U+FFFD.
+
+    JSON may spell a character outside the Basic Multilingual Plane as two
+    escaped halves (`"\\ud83d\\ude00"`), and a model server may even send the
+    halves in two pieces of a stream; Python keeps a lone half as it is, and
+    such a string cannot be encoded to UTF-8.
+    """
+    if _SURROGATE.search(text) is None:
+        return text
+    return text.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "replace")

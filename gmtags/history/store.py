@@ -1,17 +1,29 @@
-"""The embedded history store: one SQLite file, WAL, no server, keyed by chat id (SPEC §6).
+"""The embedded history store: replies as nodes of a tree per chat, one SQLite file (SPEC §7.1).
+
+Every reply gmtags makes (through the proxy, or saved by `gmtags transcript
+reprocess --db`) is a node: its chat, its parent node (NULL: the chat's
+start), the snapshots before and after it, its seed and its fingerprint
+(`gmtags.history.fingerprint`). Several children of one node are swipes of
+one message; a continuation is a child of the reply it continues. Nodes never
+change and are never deleted on the strength of a count: a node no later
+request anchors on simply stops mattering.
 
 Tables:
 - `snapshots(name, body)`: every snapshot once, named by the sha256 of its
   canonical JSON (`gmtags.history.snapshots`), `body` that JSON;
-- `chats(chat_id, start, length)`: the start snapshot and message count;
-- `messages(chat_id, message, current)`: each assistant message's current swipe;
-- `swipes(chat_id, message, swipe, seed, before, after)`: the snapshots of each swipe.
+- `histories(chat_id, start, current)`: each chat's start snapshot and its
+  current node (NULL: the start);
+- `nodes(id, chat_id, parent, kind, seed, before, after, key, tail, receipts,
+  text)`: the replies. A node whose `after` is NULL is being made (its id and
+  seed are reserved when the request arrives); it is matched by nothing.
+  `key` and `tail` are the fingerprint's lookup keys (indexed); `receipts` (a
+  JSON list) or `text` is the fingerprint itself, read to confirm a match.
 
 Every write is one transaction (`BEGIN IMMEDIATE` … `COMMIT`), so a process
 killed at any point leaves the last committed history readable. The journal
-is WAL with `synchronous=NORMAL`: a killed process loses nothing committed;
-a power cut may lose the last transaction but never corrupts the file.
-Snapshots no record names any more stay in the file until `vacuum_snapshots`.
+is WAL with `synchronous=NORMAL`: a killed process loses nothing committed; a
+power cut may lose the last transaction but never corrupts the file.
+Snapshots no chat or node names stay in the file until `vacuum_snapshots`.
 """
 
 from __future__ import annotations
@@ -19,52 +31,106 @@ from __future__ import annotations
 import json
 import os
 import sqlite3
-from collections.abc import Iterator, Mapping
+import threading
+from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
+from dataclasses import dataclass
 from types import TracebackType
+from typing import Literal
 
-from gmtags.history.records import History, HistoryError, MessageRecord, SwipeRecord
-from gmtags.history.snapshots import canonical_json
+from gmtags.history.fingerprint import Fingerprint
+from gmtags.history.records import HistoryError
+from gmtags.history.seeds import derive_node_seed
+from gmtags.history.snapshots import SnapshotTable, canonical_json, snapshot_hash
 from gmtags.state.snapshot import Snapshot
+
+NodeKind = Literal["turn", "continue", "aside"]
+"""What a node's request was: a player's turn, a continuation, or anything else (background)."""
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS snapshots (
     name TEXT PRIMARY KEY,
     body TEXT NOT NULL
 ) WITHOUT ROWID;
-CREATE TABLE IF NOT EXISTS chats (
+CREATE TABLE IF NOT EXISTS histories (
     chat_id TEXT PRIMARY KEY,
     start TEXT NOT NULL REFERENCES snapshots(name),
-    length INTEGER NOT NULL
+    current INTEGER
 );
-CREATE TABLE IF NOT EXISTS messages (
+CREATE TABLE IF NOT EXISTS nodes (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
     chat_id TEXT NOT NULL,
-    message INTEGER NOT NULL,
-    current INTEGER NOT NULL,
-    PRIMARY KEY (chat_id, message)
-) WITHOUT ROWID;
-CREATE TABLE IF NOT EXISTS swipes (
-    chat_id TEXT NOT NULL,
-    message INTEGER NOT NULL,
-    swipe INTEGER NOT NULL,
+    parent INTEGER,
+    kind TEXT NOT NULL,
     seed INTEGER,
     before TEXT NOT NULL REFERENCES snapshots(name),
-    after TEXT NOT NULL REFERENCES snapshots(name),
-    PRIMARY KEY (chat_id, message, swipe)
-) WITHOUT ROWID;
+    after TEXT REFERENCES snapshots(name),
+    key TEXT,
+    tail TEXT,
+    receipts TEXT,
+    text TEXT
+);
+CREATE INDEX IF NOT EXISTS nodes_key ON nodes(key);
+CREATE INDEX IF NOT EXISTS nodes_tail ON nodes(tail);
+CREATE INDEX IF NOT EXISTS nodes_parent ON nodes(parent);
+CREATE INDEX IF NOT EXISTS nodes_chat ON nodes(chat_id, id);
 """
+
+_NODE_COLUMNS = "id, chat_id, parent, kind, seed, before, after, receipts, text"
+
+
+@dataclass(frozen=True, slots=True)
+class Node:
+    """One stored reply: where it hangs, its snapshots by name, and its fingerprint."""
+
+    id: int
+    chat_id: str
+    parent: int | None
+    kind: NodeKind
+    seed: int | None
+    before: str
+    after: str
+    fingerprint: Fingerprint
+
+
+def _node(row: tuple[object, ...]) -> Node:
+    ident, chat_id, parent, kind, seed, before, after, receipts, text = row
+    print_ = Fingerprint(
+        tuple(json.loads(str(receipts))) if receipts else (), str(text) if text else ""
+    )
+    return Node(
+        int(str(ident)),
+        str(chat_id),
+        None if parent is None else int(str(parent)),
+        kind,  # type: ignore[arg-type]
+        None if seed is None else int(str(seed)),
+        str(before),
+        str(after),
+        print_,
+    )
+
+
+def _receipts(print_: Fingerprint) -> str | None:
+    """A receipts fingerprint as stored: a JSON list (None for a text fingerprint)."""
+    return json.dumps(list(print_.receipts), ensure_ascii=False) if print_.receipts else None
 
 
 class HistoryStore:
-    """Snapshot histories of many chats in one SQLite file."""
+    """The reply trees of many chats in one SQLite file.
+
+    One connection, guarded by a lock, so the store can be shared by threads;
+    the proxy uses it from its event loop only.
+    """
 
     def __init__(self, path: str | os.PathLike[str]) -> None:
         self.path = os.fspath(path)
+        self._lock = threading.RLock()
         self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.execute("PRAGMA synchronous=NORMAL")
         self._db.execute("PRAGMA busy_timeout=5000")
         self._db.executescript(_SCHEMA)
+        self._snapshots: dict[str, Snapshot] = {}
 
     def close(self) -> None:
         """Close the file."""
@@ -83,202 +149,246 @@ class HistoryStore:
 
     @contextmanager
     def _transaction(self) -> Iterator[sqlite3.Connection]:
-        self._db.execute("BEGIN IMMEDIATE")
-        try:
-            yield self._db
-        except BaseException:
-            self._db.execute("ROLLBACK")
-            raise
-        self._db.execute("COMMIT")
+        with self._lock:
+            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                yield self._db
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
+            self._db.execute("COMMIT")
 
-    def _put_snapshots(self, db: sqlite3.Connection, snapshots: Mapping[str, Snapshot]) -> None:
+    def _put(self, db: sqlite3.Connection, snapshots: Mapping[str, Snapshot]) -> None:
         db.executemany(
             "INSERT OR IGNORE INTO snapshots(name, body) VALUES (?, ?)",
             ((name, canonical_json(snap.to_json_dict())) for name, snap in snapshots.items()),
         )
 
-    def save(self, history: History) -> None:
-        """Store a chat's whole history in one transaction, replacing what was stored."""
-        chat = history.chat_id
+    def _name(self, db: sqlite3.Connection, snapshot: Snapshot) -> str:
+        name = snapshot_hash(snapshot)
+        self._put(db, {name: snapshot})
+        return name
+
+    # Chats -----------------------------------------------------------------
+
+    def ensure_chat(self, chat_id: str, start: Snapshot) -> None:
+        """Make chat `chat_id` known, starting from `start`, unless it already is."""
         with self._transaction() as db:
-            self._put_snapshots(db, {name: history.snapshot(name) for name in history.referenced()})
-            db.execute("DELETE FROM swipes WHERE chat_id = ?", (chat,))
-            db.execute("DELETE FROM messages WHERE chat_id = ?", (chat,))
-            db.execute(
-                "INSERT OR REPLACE INTO chats(chat_id, start, length) VALUES (?, ?, ?)",
-                (chat, history.start, history.length),
-            )
-            db.executemany(
-                "INSERT INTO messages(chat_id, message, current) VALUES (?, ?, ?)",
-                ((chat, index, record.current) for index, record in history.messages.items()),
-            )
-            db.executemany(
-                "INSERT INTO swipes(chat_id, message, swipe, seed, before, after)"
-                " VALUES (?, ?, ?, ?, ?, ?)",
-                (
-                    (chat, index, swipe, rec.seed, rec.before, rec.after)
-                    for index, record in history.messages.items()
-                    for swipe, rec in enumerate(record.swipes)
-                    if rec is not None
-                ),
-            )
+            if self._start(db, chat_id) is None:
+                db.execute(
+                    "INSERT INTO histories(chat_id, start, current) VALUES (?, ?, NULL)",
+                    (chat_id, self._name(db, start)),
+                )
 
-    def record_swipe(
-        self,
-        chat_id: str,
-        message: int,
-        swipe: int,
-        record: SwipeRecord,
-        snapshots: Mapping[str, Snapshot],
-        *,
-        length: int,
-    ) -> None:
-        """Add (or replace) one swipe and make it current, in one transaction.
+    def _start(self, db: sqlite3.Connection, chat_id: str) -> str | None:
+        row = db.execute("SELECT start FROM histories WHERE chat_id = ?", (chat_id,)).fetchone()
+        return None if row is None else str(row[0])
 
-        `snapshots` must hold the record's snapshots that the store may not
-        have yet; `length` is the chat's message count after this message.
-        The chat must have been saved once (its start is known).
-        """
-        with self._transaction() as db:
-            if self._chat_row(db, chat_id) is None:
-                raise HistoryError(f"chat {chat_id!r} is not in the store")
-            self._put_snapshots(db, snapshots)
-            db.execute("UPDATE chats SET length = ? WHERE chat_id = ?", (length, chat_id))
-            db.execute(
-                "INSERT OR REPLACE INTO swipes(chat_id, message, swipe, seed, before, after)"
-                " VALUES (?, ?, ?, ?, ?, ?)",
-                (chat_id, message, swipe, record.seed, record.before, record.after),
-            )
-            db.execute(
-                "INSERT OR REPLACE INTO messages(chat_id, message, current) VALUES (?, ?, ?)",
-                (chat_id, message, swipe),
-            )
-
-    def delete_from(self, chat_id: str, message: int) -> None:
-        """Forget message `message` and every later one of a chat (a delete of the tail)."""
-        with self._transaction() as db:
-            db.execute("DELETE FROM swipes WHERE chat_id = ? AND message >= ?", (chat_id, message))
-            db.execute(
-                "DELETE FROM messages WHERE chat_id = ? AND message >= ?", (chat_id, message)
-            )
-            db.execute(
-                "UPDATE chats SET length = MIN(length, ?) WHERE chat_id = ?", (message, chat_id)
-            )
-
-    def _chat_row(self, db: sqlite3.Connection, chat_id: str) -> tuple[str, int] | None:
-        row = db.execute("SELECT start, length FROM chats WHERE chat_id = ?", (chat_id,)).fetchone()
-        return None if row is None else (str(row[0]), int(row[1]))
-
-    def length(self, chat_id: str) -> int | None:
-        """The chat's message count, or None when the chat is not in the store."""
-        row = self._chat_row(self._db, chat_id)
-        return None if row is None else row[1]
+    def has_chat(self, chat_id: str) -> bool:
+        """True when the store knows chat `chat_id`."""
+        with self._lock:
+            return self._start(self._db, chat_id) is not None
 
     def start(self, chat_id: str) -> Snapshot:
-        """The snapshot the chat starts from."""
-        row = self._chat_row(self._db, chat_id)
-        if row is None:
+        """The snapshot chat `chat_id` starts from."""
+        with self._lock:
+            name = self._start(self._db, chat_id)
+        if name is None:
             raise HistoryError(f"chat {chat_id!r} is not in the store")
-        return self.snapshot(row[0])
-
-    def record(self, chat_id: str, message: int) -> MessageRecord | None:
-        """One message's swipe records read alone (None when it has none): what the proxy needs."""
-        swipes = dict(
-            (int(swipe), SwipeRecord(before, after, seed))
-            for swipe, seed, before, after in self._db.execute(
-                "SELECT swipe, seed, before, after FROM swipes WHERE chat_id = ? AND message = ?",
-                (chat_id, message),
-            )
-        )
-        if not swipes:
-            return None
-        row = self._db.execute(
-            "SELECT current FROM messages WHERE chat_id = ? AND message = ?", (chat_id, message)
-        ).fetchone()
-        records = tuple(swipes.get(index) for index in range(max(swipes) + 1))
-        return MessageRecord(records, 0 if row is None else int(row[0]))
+        return self.snapshot(name)
 
     def chats(self) -> list[str]:
         """Every chat id in the store, sorted."""
-        return [row[0] for row in self._db.execute("SELECT chat_id FROM chats ORDER BY chat_id")]
+        with self._lock:
+            rows = self._db.execute("SELECT chat_id FROM histories ORDER BY chat_id").fetchall()
+        return [str(row[0]) for row in rows]
+
+    def current_node(self, chat_id: str) -> int | None:
+        """The id of the chat's current node (None: the chat is at its start)."""
+        with self._lock:
+            row = self._db.execute(
+                "SELECT current FROM histories WHERE chat_id = ?", (chat_id,)
+            ).fetchone()
+        if row is None:
+            raise HistoryError(f"chat {chat_id!r} is not in the store")
+        return None if row[0] is None else int(row[0])
+
+    def set_current(self, chat_id: str, node: int | None) -> None:
+        """Make `node` (None: the start) the chat's current node."""
+        with self._transaction() as db:
+            db.execute("UPDATE histories SET current = ? WHERE chat_id = ?", (node, chat_id))
+
+    def current(self, chat_id: str) -> Snapshot | None:
+        """The chat's current snapshot, or None when the chat is unknown."""
+        with self._lock:
+            row = self._db.execute(
+                "SELECT h.start, n.after FROM histories h LEFT JOIN nodes n ON n.id = h.current"
+                " WHERE h.chat_id = ?",
+                (chat_id,),
+            ).fetchone()
+        if row is None:
+            return None
+        return self.snapshot(str(row[1] if row[1] is not None else row[0]))
+
+    # Nodes -----------------------------------------------------------------
+
+    def reserve(self, chat_id: str, parent: int | None, kind: NodeKind, before: Snapshot) -> Node:
+        """A new node being made: its id and its seed (from the chat and the id) are fixed now.
+
+        Two requests racing on one chat get two nodes and two seeds.
+        """
+        with self._transaction() as db:
+            name = self._name(db, before)
+            cursor = db.execute(
+                "INSERT INTO nodes(chat_id, parent, kind, before) VALUES (?, ?, ?, ?)",
+                (chat_id, parent, kind, name),
+            )
+            ident = int(cursor.lastrowid or 0)
+            seed = derive_node_seed(chat_id, ident)
+            db.execute("UPDATE nodes SET seed = ? WHERE id = ?", (seed, ident))
+        return Node(ident, chat_id, parent, kind, seed, name, name, Fingerprint((), ""))
+
+    def complete(self, node: Node, after: Snapshot, print_: Fingerprint, *, current: bool) -> Node:
+        """Store a reserved node's reply; with `current`, it becomes its chat's current node."""
+        with self._transaction() as db:
+            name = self._name(db, after)
+            db.execute(
+                "UPDATE nodes SET after = ?, key = ?, tail = ?, receipts = ?, text = ?"
+                " WHERE id = ?",
+                (name, print_.key, print_.tail, _receipts(print_), print_.text or None, node.id),
+            )
+            if current:
+                db.execute(
+                    "UPDATE histories SET current = ? WHERE chat_id = ?", (node.id, node.chat_id)
+                )
+        return Node(
+            node.id, node.chat_id, node.parent, node.kind, node.seed, node.before, name, print_
+        )
+
+    def abandon(self, node: Node) -> None:
+        """Forget a reserved node whose reply was never made (the upstream failed)."""
+        with self._transaction() as db:
+            db.execute("DELETE FROM nodes WHERE id = ? AND after IS NULL", (node.id,))
+
+    def node(self, ident: int) -> Node:
+        """The stored node `ident`."""
+        with self._lock:
+            row = self._db.execute(
+                f"SELECT {_NODE_COLUMNS} FROM nodes WHERE id = ? AND after IS NOT NULL", (ident,)
+            ).fetchone()
+        if row is None:
+            raise HistoryError(f"node {ident} is not in the store")
+        return _node(row)
+
+    def nodes(self, chat_id: str) -> list[Node]:
+        """Every finished node of a chat, oldest first."""
+        with self._lock:
+            rows = self._db.execute(
+                f"SELECT {_NODE_COLUMNS} FROM nodes WHERE chat_id = ? AND after IS NOT NULL"
+                " ORDER BY id",
+                (chat_id,),
+            ).fetchall()
+        return [_node(row) for row in rows]
+
+    def ending(
+        self, keys: Iterable[str], tail: str | None, chat_id: str | None, limit: int
+    ) -> list[Node]:
+        """The newest `limit` finished nodes whose key is among `keys` or whose tail is `tail`,
+        in chat `chat_id` (None: in any chat), newest first."""
+        keyed = sorted(set(keys))
+        marks = ", ".join("?" for _ in keyed) or "NULL"
+        where = f"(key IN ({marks})" + (" OR tail = ?)" if tail is not None else ")")
+        params: list[object] = [*keyed, *([tail] if tail is not None else [])]
+        if chat_id is not None:
+            where += " AND chat_id = ?"
+            params.append(chat_id)
+        query = (
+            f"SELECT {_NODE_COLUMNS} FROM nodes WHERE {where} AND after IS NOT NULL"
+            " ORDER BY id DESC LIMIT ?"
+        )
+        with self._lock:
+            rows = self._db.execute(query, (*params, limit)).fetchall()
+        return [_node(row) for row in rows]
+
+    def add_node(
+        self,
+        chat_id: str,
+        parent: int | None,
+        before: Snapshot,
+        after: Snapshot,
+        print_: Fingerprint,
+        seed: int | None,
+        *,
+        current: bool,
+    ) -> Node:
+        """A finished node added at once (a saved transcript's reply), or the same one found.
+
+        A node with the same chat, parent, fingerprint and snapshots is reused,
+        so saving a chat twice adds nothing.
+        """
+        before_name, after_name = snapshot_hash(before), snapshot_hash(after)
+        with self._transaction() as db:
+            row = db.execute(
+                f"SELECT {_NODE_COLUMNS} FROM nodes WHERE chat_id = ? AND parent IS ? AND key = ?"
+                " AND before = ? AND after = ? ORDER BY id LIMIT 1",
+                (chat_id, parent, print_.key, before_name, after_name),
+            ).fetchone()
+            if row is not None:
+                node = _node(row)
+            else:
+                self._put(db, {before_name: before, after_name: after})
+                cursor = db.execute(
+                    "INSERT INTO nodes(chat_id, parent, kind, seed, before, after, key, tail,"
+                    " receipts, text) VALUES (?, ?, 'turn', ?, ?, ?, ?, ?, ?, ?)",
+                    (
+                        chat_id,
+                        parent,
+                        seed,
+                        before_name,
+                        after_name,
+                        print_.key,
+                        print_.tail,
+                        _receipts(print_),
+                        print_.text or None,
+                    ),
+                )
+                ident = int(cursor.lastrowid or 0)
+                node = Node(ident, chat_id, parent, "turn", seed, before_name, after_name, print_)
+            if current:
+                db.execute("UPDATE histories SET current = ? WHERE chat_id = ?", (node.id, chat_id))
+        return node
+
+    # Snapshots -------------------------------------------------------------
 
     def snapshot(self, name: str) -> Snapshot:
-        """The snapshot with this name."""
-        row = self._db.execute("SELECT body FROM snapshots WHERE name = ?", (name,)).fetchone()
+        """The snapshot with this name (read once, then kept: snapshots never change)."""
+        cached = self._snapshots.get(name)
+        if cached is not None:
+            return cached
+        with self._lock:
+            row = self._db.execute("SELECT body FROM snapshots WHERE name = ?", (name,)).fetchone()
         if row is None:
             raise HistoryError(f"snapshot {name[:12]}… is not stored")
-        return Snapshot.model_validate(json.loads(row[0]))
+        snapshot = Snapshot.model_validate(json.loads(row[0]))
+        if len(self._snapshots) >= _SNAPSHOT_CACHE:
+            self._snapshots.clear()
+        self._snapshots[name] = snapshot
+        return snapshot
 
-    def load(self, chat_id: str) -> History:
-        """A chat's whole history (its snapshots read once each)."""
-        chat = self._chat_row(self._db, chat_id)
-        if chat is None:
-            raise HistoryError(f"chat {chat_id!r} is not in the store")
-        start, length = chat
-        currents = dict(
-            self._db.execute(
-                "SELECT message, current FROM messages WHERE chat_id = ?", (chat_id,)
-            ).fetchall()
-        )
-        by_message: dict[int, dict[int, SwipeRecord]] = {}
-        for message, swipe, seed, before, after in self._db.execute(
-            "SELECT message, swipe, seed, before, after FROM swipes WHERE chat_id = ?",
-            (chat_id,),
-        ):
-            by_message.setdefault(message, {})[swipe] = SwipeRecord(before, after, seed)
-        messages: dict[int, MessageRecord] = {}
-        for message, swipes in by_message.items():
-            count = max(swipes) + 1
-            records = tuple(swipes.get(index) for index in range(count))
-            messages[message] = MessageRecord(records, currents.get(message, 0))
-        names = {start} | {
-            name
-            for record in messages.values()
-            for s in record.swipes
-            if s
-            for name in (s.before, s.after)
-        }
-        snapshots = {name: self.snapshot(name) for name in names}
-        return History(chat_id, start, length, messages, snapshots)
-
-    def state(self, chat_id: str, message: int | None = None, swipe: int | None = None) -> Snapshot:
-        """SPEC §6: the snapshot after `message`'s `swipe`, read with two indexed lookups.
-
-        The same rules as `History.state`: default the last message and its
-        current swipe; a message that is not an assistant message gives the
-        state after the last assistant message before it.
-        """
-        chat = self._chat_row(self._db, chat_id)
-        if chat is None:
-            raise HistoryError(f"chat {chat_id!r} is not in the store")
-        start, length = chat
-        index = length - 1 if message is None else message
-        if message is not None and not 0 <= index < length:
-            raise HistoryError(f"message {index} does not exist ({length} messages)")
-        row = self._db.execute(
-            "SELECT message, current FROM messages WHERE chat_id = ? AND message <= ?"
-            " ORDER BY message DESC LIMIT 1",
-            (chat_id, index),
-        ).fetchone()
-        if (row is None or row[0] != index) and swipe is not None:
-            raise HistoryError(f"message {index} is not an assistant message: it has no swipes")
-        if row is None:
-            return self.snapshot(start)
-        chosen = row[1] if swipe is None else swipe
-        after = self._db.execute(
-            "SELECT after FROM swipes WHERE chat_id = ? AND message = ? AND swipe = ?",
-            (chat_id, row[0], chosen),
-        ).fetchone()
-        if after is None:
-            raise HistoryError(f"message {row[0]} swipe {chosen} has no stored snapshot")
-        return self.snapshot(after[0])
+    def table(self, names: Iterable[str]) -> SnapshotTable:
+        """The named snapshots as a table."""
+        return SnapshotTable({name: self.snapshot(name) for name in names})
 
     def vacuum_snapshots(self) -> int:
-        """Delete snapshots no chat refers to any more; returns how many went."""
+        """Delete snapshots no chat or node refers to any more; returns how many went."""
         with self._transaction() as db:
             cursor = db.execute(
                 "DELETE FROM snapshots WHERE name NOT IN ("
-                " SELECT start FROM chats UNION SELECT before FROM swipes"
-                " UNION SELECT after FROM swipes)"
+                " SELECT start FROM histories UNION SELECT before FROM nodes"
+                " UNION SELECT after FROM nodes WHERE after IS NOT NULL)"
             )
             return cursor.rowcount
+
+
+_SNAPSHOT_CACHE = 4096
+"""Snapshots kept in memory after reading (each is small; the proxy reads the same ones often)."""

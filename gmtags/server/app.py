@@ -18,7 +18,7 @@ from starlette.responses import JSONResponse, PlainTextResponse, Response
 from starlette.routing import Route
 
 from gmtags.history.store import HistoryStore
-from gmtags.server.chats import ChatBook
+from gmtags.server.chats import ChatBook, chat_header
 from gmtags.server.completions import Completions
 from gmtags.server.config import ServerConfig
 from gmtags.server.errors import error_response
@@ -44,7 +44,7 @@ def create_app(config: ServerConfig) -> Starlette:
         snapshot = book.current(chat_id)
         if snapshot is None:
             return error_response(404, f"no chat {chat_id!r}", "not_found_error")
-        return JSONResponse(snapshot.to_json_dict())
+        return JSONResponse(snapshot.to_json_dict(), headers=chat_header(chat_id))
 
     async def healthz(request: Request) -> Response:
         return PlainTextResponse("ok")

@@ -1,74 +1,77 @@
-"""Which chat a request belongs to, and the snapshot its reply starts from (SPEC §6, §7).
+"""Which chat a request belongs to, and the snapshot its reply starts from (SPEC §7.1).
 
-A request's reply is message `n` of its chat, where `n` counts the request's
-messages that are not `system` ones (front ends move system text around from
-turn to turn; the conversation itself only grows). Snapshots are kept per
-message and swipe in the SQLite `HistoryStore`, so:
+Every request is placed by content (`gmtags.history.anchor`): its anchor is
+the stored reply its last recognisable assistant message matches; the new
+reply starts from the anchor's snapshot after (no anchor: the chat's start)
+and is stored as a child node of it. The chat is `X-Gmtags-Chat` when the
+request names one (the anchor is then looked for in that chat only), else the
+chat holding the anchor, else a new chat with a fresh random id.
 
-- a request for a message that already has a stored reply ends where an
-  earlier request ended: it is a regenerate or a swipe (SPEC §7) and starts
-  from the snapshot before that earlier reply, as a new swipe;
-- any other request starts from the state after the last stored reply before
-  it (the chat's start when there is none), and replies recorded after it
-  (messages the player deleted) are forgotten when its reply is recorded.
+The chat's current node (what `GET /gmtags/chats/{chat}/state` shows) moves:
+- to the anchor, when a request is placed on one (the player is looking at it);
+- to the new reply, once it is whole, when the request was the player's turn,
+  swipe or regenerate (`anchor.is_player_turn`).
+A continuation or a background reply (a request ending in a system message)
+becomes current only when a later request anchors on it; a request with
+neither a system nor an assistant message (SillyTavern's "Test Message") never
+does. Nothing is deleted: a reply no later request anchors on stops mattering.
 
-Dice seeds come from (chat id, message, swipe) as in `gmtags.transcript.seeds`.
+The reply's node, and so its seed (`gmtags.history.seeds`), is reserved when
+the request arrives, so two requests racing on one message get two nodes.
 """
 
 from __future__ import annotations
 
-import hashlib
-import json
+import uuid
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from gmtags.history.records import History, SwipeRecord
-from gmtags.history.snapshots import SnapshotTable
-from gmtags.history.store import HistoryStore
+from gmtags.history.anchor import continues, find_anchor, is_player_turn, said
+from gmtags.history.fingerprint import fingerprint
+from gmtags.history.store import HistoryStore, Node, NodeKind
 from gmtags.state.snapshot import Snapshot
-from gmtags.transcript.seeds import derive_seed
 
 CHAT_HEADER = "X-Gmtags-Chat"
 MAX_CHAT_ID = 200
 """The longest chat id a header may give (an id is a key, not a document)."""
 
 
-def conversation(messages: Sequence[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
-    """The request's messages that belong to the conversation (every role but `system`)."""
-    return [message for message in messages if message.get("role") != "system"]
+def chat_header(chat_id: str | None) -> dict[str, str]:
+    """The `X-Gmtags-Chat` response header naming `chat_id` (none when it cannot be a header)."""
+    if not chat_id or not chat_id.isascii() or not chat_id.isprintable():
+        return {}
+    return {CHAT_HEADER: chat_id}
 
 
-def derive_chat_id(messages: Sequence[Mapping[str, Any]]) -> str:
-    """A stable chat id from the first messages: the conversation up to its first user message.
-
-    The first request of a chat already holds them and later requests repeat
-    them, so every request of the chat gets the same id; a character's shared
-    greeting alone would not tell two chats apart, the player's first line does.
-    """
-    prefix: list[list[Any]] = []
-    for message in conversation(messages):
-        prefix.append([message.get("role"), message.get("content")])
-        if message.get("role") == "user":
-            break
-    text = json.dumps(prefix, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
-    return "auto-" + hashlib.sha256(text.encode("utf-8")).hexdigest()[:24]
+def new_chat_id() -> str:
+    """A fresh random chat id (a request with no header and no anchor starts a new chat)."""
+    return f"chat-{uuid.uuid4().hex}"
 
 
 @dataclass(frozen=True, slots=True)
 class Turn:
-    """One reply to be made: its place in the chat, its seed and the snapshot it starts from."""
+    """One reply being made: its reserved node, what it hangs under, and where it starts."""
 
-    chat_id: str
-    message: int
-    swipe: int
-    seed: int
+    node: Node
+    anchor: Node | None
     before: Snapshot
 
     @property
-    def regenerate(self) -> bool:
-        """True when this reply replaces an earlier one (a swipe after the first)."""
-        return self.swipe > 0
+    def chat_id(self) -> str:
+        """The chat the reply belongs to."""
+        return self.node.chat_id
+
+    @property
+    def seed(self) -> int:
+        """The seed that rolls the reply's dice."""
+        assert self.node.seed is not None
+        return self.node.seed
+
+    @property
+    def kind(self) -> NodeKind:
+        """A player's turn, a continuation, or an aside (background)."""
+        return self.node.kind
 
 
 class ChatBook:
@@ -78,45 +81,37 @@ class ChatBook:
         self.store = store
         self.start = start
 
-    def _ensure(self, chat_id: str) -> int:
-        length = self.store.length(chat_id)
-        if length is None:
-            table = SnapshotTable()
-            name = table.add(self.start)
-            self.store.save(History(chat_id, name, 0, {}, dict(table)))
-            return 0
-        return length
-
-    def begin(self, chat_id: str, messages: Sequence[Mapping[str, Any]]) -> Turn:
-        """The turn a request with these messages makes in chat `chat_id`."""
-        length = self._ensure(chat_id)
-        index = len(conversation(messages))
-        record = self.store.record(chat_id, index)
-        stored = [swipe for swipe in record.swipes if swipe is not None] if record else []
-        if record is not None and stored:
-            before = self.store.snapshot(stored[0].before)
-            swipe = len(record.swipes)
-        elif index == 0 or length == 0:
-            before, swipe = self.store.start(chat_id), 0
+    def begin(self, named: str | None, messages: Sequence[Mapping[str, Any]]) -> Turn:
+        """Place a request (`named`: its `X-Gmtags-Chat`, if any) and reserve its reply's node."""
+        spoken = said(messages)
+        anchor = find_anchor(spoken, self.store, named)
+        chat_id = named or (anchor.node.chat_id if anchor is not None else new_chat_id())
+        self.store.ensure_chat(chat_id, self.start)
+        kind: NodeKind
+        if anchor is not None and continues(spoken, anchor.message):
+            kind = "continue"
+        elif is_player_turn(spoken):
+            kind = "turn"
         else:
-            # More messages than the store knows (replies made elsewhere): the latest state.
-            before = self.store.state(chat_id, min(index, length) - 1)
-            swipe = 0
-        return Turn(chat_id, index, swipe, derive_seed(chat_id, index, swipe), before)
+            kind = "aside"
+        if anchor is None:
+            before = self.store.start(chat_id)
+        else:
+            before = self.store.snapshot(anchor.node.after)
+            if self.store.current_node(chat_id) != anchor.node.id:
+                self.store.set_current(chat_id, anchor.node.id)
+        parent = None if anchor is None else anchor.node.id
+        node = self.store.reserve(chat_id, parent, kind, before)
+        return Turn(node, None if anchor is None else anchor.node, before)
 
-    def finish(self, turn: Turn, after: Snapshot) -> None:
-        """Record the reply's snapshots as the current swipe of its message."""
-        length = self.store.length(turn.chat_id) or 0
-        if length > turn.message + 1:
-            self.store.delete_from(turn.chat_id, turn.message + 1)
-        table = SnapshotTable()
-        record = SwipeRecord(table.add(turn.before), table.add(after), turn.seed)
-        self.store.record_swipe(
-            turn.chat_id, turn.message, turn.swipe, record, dict(table), length=turn.message + 1
-        )
+    def finish(self, turn: Turn, text: str, after: Snapshot) -> Node:
+        """Store the reply as the player received it (`text`) with the snapshot it left."""
+        return self.store.complete(turn.node, after, fingerprint(text), current=turn.kind == "turn")
+
+    def abandon(self, turn: Turn) -> None:
+        """Forget a reply that was never made."""
+        self.store.abandon(turn.node)
 
     def current(self, chat_id: str) -> Snapshot | None:
         """The chat's current snapshot, or None when the chat is unknown."""
-        if self.store.length(chat_id) is None:
-            return None
-        return self.store.state(chat_id)
+        return self.store.current(chat_id)

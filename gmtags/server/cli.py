@@ -25,6 +25,11 @@ DEFAULT_DB = "gmtags-history.sqlite3"
 )
 @click.option("--state", "state_path", help="The snapshot a new chat starts from (default: empty).")
 @click.option("--display", is_flag=True, help="Reply with the narration with tags hidden.")
+@click.option(
+    "--merge-instructions",
+    is_flag=True,
+    help="Always append the turn reminder to the last user message, never a system message.",
+)
 def serve_command(
     ruleset_path: str,
     upstream: str,
@@ -33,6 +38,7 @@ def serve_command(
     db: str,
     state_path: str | None,
     display: bool,
+    merge_instructions: bool,
 ) -> None:
     """Serve /v1/chat/completions with the GM instructions added and the replies ruled."""
     if not upstream.startswith(("http://", "https://")):
@@ -43,6 +49,7 @@ def serve_command(
         db=db,
         start=read_snapshot(state_path),
         display=display,
+        merge_instructions=merge_instructions,
     )
     click.echo(f"gmtags serve: http://{host}:{port}/v1 -> {upstream}", err=True)
     uvicorn.run(create_app(config), host=host, port=port, log_level="warning")

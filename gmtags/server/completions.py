@@ -1,37 +1,60 @@
 """`POST /v1/chat/completions`: forward with the GM instructions, rewrite the reply (SPEC §7).
 
-Streaming replies go through one `StreamProcessor` as they arrive: the
-content of each upstream delta is fed and what `feed` returns goes on in the
-same chunk at once, so narration reaches the player with no wait beyond a
-held-back tag; `close()` runs when the upstream finishes (its `finish_reason`
-chunk, `[DONE]`, or the end of the stream). Only choice 0 is rewritten, so
-requests asking for several choices (`n` > 1) are refused.
+The request is placed in its chat by content (`gmtags.server.chats`), the GM
+instructions are added where the client's prompt format allows
+(`gmtags.server.messages`), and the reply is rewritten through the processor:
 
-A reply's snapshots are recorded once it is whole, and also when the caller
-hangs up mid-stream (the receipts it was sent are in the message it keeps).
-A reply the upstream broke off is not recorded: the chat stays where it was.
+- streaming replies go through one `StreamProcessor` as they arrive: the
+  content of each upstream delta is fed and what `feed` returns goes on in the
+  same chunk at once, so narration reaches the player with no wait beyond a
+  held-back tag; `close()` runs when the upstream finishes (its
+  `finish_reason` chunk, `[DONE]`, or the end of the stream);
+- a UTF-16 surrogate pair split across two deltas (some model servers send
+  an emoji that way) is joined before it is fed; a lone half becomes U+FFFD;
+- processing a large piece (a reply or delta over `THREAD_AT` characters)
+  runs in a worker thread, so one enormous reply does not stall every other
+  chat on the event loop.
+
+Only choice 0 is rewritten, so a request asking for several choices (`n` > 1)
+is refused with an OpenAI-style error object, streaming or not, like every
+other request the proxy cannot serve. Every response carries `X-Gmtags-Chat`
+with the chat the request was placed in (or the one it named).
+
+A reply's node is completed once the reply is whole, and also when the caller
+hangs up mid-stream (the receipts it was sent are in the message it keeps);
+it is completed before the stream's last bytes go out, so a caller that has
+read the whole stream always finds it stored. A reply the upstream failed or
+broke off is not recorded: its reserved node is abandoned.
 """
 
 from __future__ import annotations
 
+import functools
 import json
-from collections.abc import AsyncIterator
-from typing import Any
+from collections.abc import AsyncIterator, Callable, Mapping
+from typing import Any, TypeVar
 
 import httpx
+from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
-from starlette.responses import JSONResponse, Response, StreamingResponse
+from starlette.responses import Response, StreamingResponse
 
 from gmtags.log import get_logger
-from gmtags.process import process
+from gmtags.process import ProcessResult, process
 from gmtags.prompt import gm_instructions
-from gmtags.server.chats import CHAT_HEADER, MAX_CHAT_ID, ChatBook, Turn, derive_chat_id
+from gmtags.server.chats import CHAT_HEADER, MAX_CHAT_ID, ChatBook, Turn, chat_header
 from gmtags.server.config import ServerConfig
-from gmtags.server.errors import error_response
+from gmtags.server.errors import error_response, json_response
 from gmtags.server.messages import with_instructions
 from gmtags.server.sse import DONE, event, sse_data
 from gmtags.server.upstream import Upstream, UpstreamError, failure
 from gmtags.stream import StreamProcessor
+from gmtags.text import mend_surrogates
+
+THREAD_AT = 16 * 1024
+"""Pieces of reply text longer than this are processed in a worker thread."""
+
+_T = TypeVar("_T")
 
 
 class BadRequest(Exception):
@@ -44,7 +67,8 @@ class BadRequest(Exception):
 
 
 async def read_body(request: Request, limit: int) -> dict[str, Any]:
-    """The request's JSON object, read no further than `limit` bytes."""
+    """The request's JSON object, read no further than `limit` bytes, checked for what the
+    proxy can serve."""
     declared = request.headers.get("content-length")
     if declared is not None and declared.isdigit() and int(declared) > limit:
         raise BadRequest(413, f"the request is larger than {limit} bytes")
@@ -57,6 +81,8 @@ async def read_body(request: Request, limit: int) -> dict[str, Any]:
         chunks.append(chunk)
     try:
         body = json.loads(b"".join(chunks))
+    except RecursionError:
+        raise BadRequest(400, "the request body is nested too deeply") from None
     except ValueError:
         raise BadRequest(400, "the request body is not JSON") from None
     if not isinstance(body, dict):
@@ -66,17 +92,27 @@ async def read_body(request: Request, limit: int) -> dict[str, Any]:
         raise BadRequest(400, "messages must be a non-empty list")
     if not all(isinstance(message, dict) for message in messages):
         raise BadRequest(400, "every message must be an object")
-    if body.get("n", 1) != 1:
-        raise BadRequest(400, "gmtags rewrites one choice: n must be 1")
+    n = body.get("n")
+    if n is not None and n != 1:
+        raise BadRequest(
+            400, "gmtags rules one reply per request: n must be 1 (turn off multiple swipes)"
+        )
     return body
 
 
-def chat_id_of(request: Request, messages: list[dict[str, Any]]) -> str:
-    """SPEC §7: the chat named by `X-Gmtags-Chat`, else one derived from the first messages."""
+def named_chat(request: Request) -> str | None:
+    """The chat `X-Gmtags-Chat` names, or None."""
     named = request.headers.get(CHAT_HEADER, "").strip()
     if len(named) > MAX_CHAT_ID:
         raise BadRequest(400, f"{CHAT_HEADER} is longer than {MAX_CHAT_ID} characters")
-    return named or derive_chat_id(messages)
+    return named or None
+
+
+async def _maybe_in_thread(size: int, work: Callable[[], _T]) -> _T:
+    """Run `work` here when `size` is small, else in a worker thread."""
+    if size > THREAD_AT:
+        return await run_in_threadpool(work)
+    return work()
 
 
 class Completions:
@@ -90,47 +126,65 @@ class Completions:
 
     async def handle(self, request: Request) -> Response:
         """Answer one chat completions request."""
+        named: str | None = None
         try:
+            named = named_chat(request)
             body = await read_body(request, self.config.max_body)
-            chat_id = chat_id_of(request, body["messages"])
         except BadRequest as error:
-            return error_response(error.status, error.message, "invalid_request_error")
-        turn = self.book.begin(chat_id, body["messages"])
+            return error_response(
+                error.status, error.message, "invalid_request_error", headers=chat_header(named)
+            )
+        turn = self.book.begin(named, body["messages"])
+        headers = chat_header(turn.chat_id)
         instructions = gm_instructions(self.config.ruleset, turn.before)
-        forwarded = {**body, "messages": with_instructions(body["messages"], instructions)}
-        log = self.log.bind(chat=turn.chat_id, message=turn.message, swipe=turn.swipe)
-        log.info("request", stream=bool(body.get("stream")), regenerate=turn.regenerate)
+        messages = with_instructions(
+            body["messages"], instructions, merge=self.config.merge_instructions
+        )
+        forwarded = {**body, "messages": messages}
+        log = self.log.bind(chat=turn.chat_id, node=turn.node.id, kind=turn.kind)
+        anchor = None if turn.anchor is None else turn.anchor.id
+        log.info("request", stream=bool(body.get("stream")), anchor=anchor)
         try:
             if body.get("stream") is True:
                 upstream = await self.upstream.stream(forwarded, request.headers)
                 return StreamingResponse(
-                    self._relay(upstream, turn, log), media_type="text/event-stream"
+                    self._relay(upstream, turn, log),
+                    media_type="text/event-stream",
+                    headers=headers,
                 )
             reply = await self.upstream.complete(forwarded, request.headers)
         except UpstreamError as error:
+            self.book.abandon(turn)
             log.warning("upstream-error", status=error.status)
-            return JSONResponse(error.body, status_code=error.status)
-        return JSONResponse(self._rewrite(reply, turn, log))
+            return json_response(error.body, error.status, headers)
+        return json_response(await self._rewrite(reply, turn, log), 200, headers)
 
-    def _rewrite(self, reply: Any, turn: Turn, log: Any) -> Any:
+    def _process(self, text: str, turn: Turn) -> ProcessResult:
+        return process(text, self.config.ruleset, turn.before, seed=turn.seed)
+
+    async def _rewrite(self, reply: Any, turn: Turn, log: Any) -> Any:
         """A non-streaming reply with choice 0's content processed whole."""
         try:
             message = reply["choices"][0]["message"]
         except (KeyError, IndexError, TypeError):
+            self.book.abandon(turn)
             return reply
         content = message.get("content") if isinstance(message, dict) else None
-        text = content if isinstance(content, str) else ""
-        result = process(text, self.config.ruleset, turn.before, seed=turn.seed)
+        text = mend_surrogates(content) if isinstance(content, str) else ""
+        result = await _maybe_in_thread(len(text), lambda: self._process(text, turn))
+        shown = result.display if self.config.display else result.text
         if isinstance(content, str):
-            message["content"] = result.display if self.config.display else result.text
-        self.book.finish(turn, result.snapshot)
+            message["content"] = shown
+        self.book.finish(turn, shown, result.snapshot)
         log.info("reply", receipts=len(result.receipts))
         return reply
 
     async def _relay(self, upstream: httpx.Response, turn: Turn, log: Any) -> AsyncIterator[bytes]:
         """The upstream's SSE stream with choice 0's content rewritten as it arrives."""
-        processor = StreamProcessor(
-            self.config.ruleset, turn.before, turn.seed, display=self.config.display
+        relay = _Relay(
+            StreamProcessor(
+                self.config.ruleset, turn.before, turn.seed, display=self.config.display
+            )
         )
         last: dict[str, Any] = {}
         broken = False
@@ -140,11 +194,11 @@ class Completions:
             """Close the processor and record the reply, once: before the last bytes go out,
             so a caller that has read the whole stream always finds the reply stored."""
             nonlocal recorded
-            tail = "" if processor.closed else processor.close()
+            tail = relay.close()
             if not recorded:
                 recorded = True
-                self.book.finish(turn, processor.result.snapshot)
-                log.info("reply", receipts=len(processor.result.receipts))
+                self.book.finish(turn, relay.shown, relay.processor.result.snapshot)
+                log.info("reply", receipts=len(relay.processor.result.receipts))
             return tail
 
         try:
@@ -156,11 +210,11 @@ class Completions:
                     break
                 try:
                     chunk = json.loads(data)
-                except ValueError:
+                except (ValueError, RecursionError):
                     continue
                 if isinstance(chunk, dict):
                     last = chunk
-                    _rewrite_chunk(chunk, processor)
+                    await relay.rewrite(chunk)
                 yield event(chunk)
             else:
                 if tail := finish():
@@ -172,31 +226,71 @@ class Completions:
             yield event(failed.body)
         finally:
             # A caller that hangs up cancels every later await: record before awaiting.
-            if not broken and not recorded:
+            if broken and not recorded:
+                self.book.abandon(turn)
+            elif not recorded:
                 finish()
             await upstream.aclose()
 
 
-def _rewrite_chunk(chunk: dict[str, Any], processor: StreamProcessor) -> None:
-    """Feed choice 0's content to the processor and put what it gives back in its place."""
-    choices = chunk.get("choices")
-    if not isinstance(choices, list):
-        return
-    for choice in choices:
-        if not isinstance(choice, dict) or choice.get("index", 0) != 0:
-            continue
-        delta = choice.get("delta")
-        if not isinstance(delta, dict) or processor.closed:
-            continue
-        content = delta.get("content")
-        out = processor.feed(content) if isinstance(content, str) else ""
-        if choice.get("finish_reason") is not None:
-            out += processor.close()
-        if isinstance(content, str) or out:
-            delta["content"] = out
+class _Relay:
+    """One stream's processor, the surrogate half held back, and the text the caller got."""
+
+    def __init__(self, processor: StreamProcessor) -> None:
+        self.processor = processor
+        self.pending = ""
+        self.parts: list[str] = []
+
+    @property
+    def shown(self) -> str:
+        """Everything sent to the caller as choice 0's content."""
+        return "".join(self.parts)
+
+    def _take(self, content: str) -> str:
+        text = self.pending + content
+        self.pending = ""
+        if text and "\ud800" <= text[-1] <= "\udbff":
+            text, self.pending = text[:-1], text[-1]
+        return mend_surrogates(text)
+
+    def _feed(self, text: str) -> str:
+        out = self.processor.feed(text)
+        self.parts.append(out)
+        return out
+
+    def close(self) -> str:
+        """The text held back until the end (a lone surrogate half becomes U+FFFD)."""
+        if self.processor.closed:
+            return ""
+        out = self._feed("\ufffd") if self.pending else ""
+        self.pending = ""
+        tail = self.processor.close()
+        self.parts.append(tail)
+        return out + tail
+
+    async def rewrite(self, chunk: dict[str, Any]) -> None:
+        """Feed choice 0's content and put what the processor gives back in its place."""
+        choices = chunk.get("choices")
+        if not isinstance(choices, list):
+            return
+        for choice in choices:
+            if not isinstance(choice, dict) or choice.get("index", 0) != 0:
+                continue
+            delta = choice.get("delta")
+            if not isinstance(delta, dict) or self.processor.closed:
+                continue
+            content = delta.get("content")
+            out = ""
+            if isinstance(content, str):
+                text = self._take(content)
+                out = await _maybe_in_thread(len(text), functools.partial(self._feed, text))
+            if choice.get("finish_reason") is not None:
+                out += self.close()
+            if isinstance(content, str) or out:
+                delta["content"] = out
 
 
-def _tail(last: dict[str, Any], text: str) -> dict[str, Any]:
+def _tail(last: Mapping[str, Any], text: str) -> dict[str, Any]:
     """A chunk like the last one carrying the text held back until the end."""
     return {
         "id": last.get("id", "gmtags"),

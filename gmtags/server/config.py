@@ -26,5 +26,7 @@ class ServerConfig:
     """The snapshot a new chat starts from (`--state`)."""
     display: bool = False
     """Reply with the narration with tags hidden instead of receipts."""
+    merge_instructions: bool = False
+    """Always append the turn reminder to the last user message (`--merge-instructions`)."""
     max_body: int = MAX_BODY
     upstream_timeout: float = UPSTREAM_TIMEOUT

@@ -4,8 +4,11 @@ It answers `POST /v1/chat/completions` (streaming and not) and `GET /v1/models`.
 The reply is chosen by how many user messages the request holds, so the same
 conversation always gets the same text (a regenerate differs only in its
 dice). Streams are cut into small pieces so tags arrive split across chunks.
-For tests it can also fail every completion with a status, wait before
-answering, or drop a stream part way; it keeps every request body and `Authorization` header it saw.
+For tests it can also answer with a script of its own, fail every completion
+with a status, wait before answering, drop a stream part way, or cut its
+stream by UTF-16 code units (as some model servers do, so a character outside
+the Basic Multilingual Plane arrives as two escaped halves in consecutive
+chunks); it keeps every request body and `Authorization` header it saw.
 """
 
 from __future__ import annotations
@@ -13,7 +16,7 @@ from __future__ import annotations
 import asyncio
 import itertools
 import json
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -45,8 +48,12 @@ class ScriptedUpstream:
     """The scripted upstream's behaviour and what it has seen; `app` serves it."""
 
     replies: Sequence[str] = DEMO_REPLIES
+    script: Callable[[Sequence[Any]], str] | None = None
+    """When set, the reply to a request's messages (instead of `replies`)."""
     chunk_size: int = 7
     """Characters per streamed delta."""
+    utf16: bool = False
+    """Cut streamed text by UTF-16 code units (a pair's halves may go in two deltas)."""
     fail_status: int | None = None
     """Answer every completion with this error status instead."""
     delay: float = 0.0
@@ -59,6 +66,8 @@ class ScriptedUpstream:
 
     def reply_for(self, messages: Sequence[Any]) -> str:
         """The canned reply to a conversation: one per user turn, in order, then round again."""
+        if self.script is not None:
+            return self.script(messages)
         users = sum(1 for m in messages if isinstance(m, dict) and m.get("role") == "user")
         return self.replies[max(users - 1, 0) % len(self.replies)]
 
@@ -119,9 +128,14 @@ class ScriptedUpstream:
                 "model": model,
                 "choices": [{"index": 0, "delta": delta, "finish_reason": finish}],
             }
-            return f"data: {json.dumps(data)}\n\n".encode()
+            return f"data: {json.dumps(data)}\n\n".encode()  # ASCII: halves go escaped
 
         yield chunk({"role": "assistant", "content": ""})
+        if self.utf16:
+            units = text.encode("utf-16-le", "surrogatepass")
+            text = "".join(
+                chr(int.from_bytes(units[i : i + 2], "little")) for i in range(0, len(units), 2)
+            )
         for number, start in enumerate(range(0, len(text), self.chunk_size)):
             if number == self.cut_after:
                 raise ConnectionAbortedError("scripted cut")

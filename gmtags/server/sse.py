@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import AsyncIterable, AsyncIterator
 from typing import Any
+
+from gmtags.server.errors import json_bytes
 
 DONE = "[DONE]"
 
@@ -26,5 +27,5 @@ async def sse_data(lines: AsyncIterable[str]) -> AsyncIterator[str]:
 
 def event(data: Any) -> bytes:
     """One SSE event carrying JSON data (or the literal `[DONE]`)."""
-    text = data if data == DONE else json.dumps(data, ensure_ascii=False, separators=(",", ":"))
-    return f"data: {text}\n\n".encode()
+    body = DONE.encode() if data == DONE else json_bytes(data)
+    return b"data: " + body + b"\n\n"

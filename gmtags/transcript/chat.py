@@ -31,6 +31,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import stat
 import tempfile
 from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
@@ -89,13 +90,16 @@ class Chat:
 
     @property
     def chat_id(self) -> str:
-        """SPEC §6: `chat_metadata.chat_id` when present, else the file name without extension."""
-        if self.header is not None:
-            metadata = self.header.data.get("chat_metadata")
-            if isinstance(metadata, dict):
-                chat_id = metadata.get("chat_id")
-                if isinstance(chat_id, str | int) and not isinstance(chat_id, bool):
-                    return str(chat_id)
+        """SPEC §7.1: `chat_metadata.gmtags.chatId`, else `chat_metadata.chat_id`, else the file
+        name without its extension (gmtags writes the one it used back as `gmtags.chatId`)."""
+        metadata = self.metadata
+        own = metadata.get("gmtags")
+        for chat_id in (
+            own.get("chatId") if isinstance(own, dict) else None,
+            metadata.get("chat_id"),
+        ):
+            if isinstance(chat_id, str | int) and not isinstance(chat_id, bool) and str(chat_id):
+                return str(chat_id)
         return self.name
 
     @property
@@ -247,20 +251,40 @@ def write_atomic(path: str | os.PathLike[str], text: str) -> None:
     """Write `text` to `path` through a temporary file in the same folder and `os.replace`.
 
     A reader (or a crash) sees the old file or the new one, never half of one.
+    A file that already exists keeps its permissions and, where this process
+    may set them, its owner and group (SillyTavern may run as another user
+    and must still read its chat); a new file gets the usual mode for this
+    process's umask.
     """
     target = Path(path)
     folder = target.parent if str(target.parent) else Path(".")
+    try:
+        old: os.stat_result | None = os.stat(target)
+    except FileNotFoundError:
+        old = None
     handle, temporary = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=folder)
     try:
         with os.fdopen(handle, "w", encoding="utf-8", newline="") as out:
             out.write(text)
             out.flush()
             os.fsync(out.fileno())
+        if old is not None:
+            os.chmod(temporary, stat.S_IMODE(old.st_mode))
+            with contextlib.suppress(PermissionError):
+                os.chown(temporary, old.st_uid, old.st_gid)
+        else:
+            os.chmod(temporary, 0o666 & ~_umask())
         os.replace(temporary, target)
     except BaseException:
         with contextlib.suppress(FileNotFoundError):
             os.unlink(temporary)
         raise
+
+
+def _umask() -> int:
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
 
 
 def write_chat(chat: Chat, path: str | os.PathLike[str]) -> None:

@@ -2,7 +2,7 @@
 
     gmtags transcript reprocess CHAT.jsonl --ruleset R.json [--state S.json] [--out OUT.jsonl]
     gmtags transcript rebuild CHAT.jsonl --ruleset R.json [--state S.json] [--out OUT.jsonl]
-    gmtags transcript state CHAT.jsonl [--message N] [--swipe K]
+    gmtags transcript state CHAT.jsonl [--message N] [--swipe K] [--db H.sqlite [--chat ID]]
 
 `CHAT.jsonl` may be a folder (every `*.jsonl` under it) or several files;
 `--jobs N` spreads them over N processes, with a progress bar when stderr is
@@ -17,9 +17,14 @@ Decisions where SPEC §6 is silent:
   (`CHAT: message N, swipe K, tag T: problem: receipt`), and exits 1 when
   there is any.
 - `state` of several chats prints one JSON object keyed by chat path.
-- `--db FILE` (reprocess, rebuild) also saves each chat's history in the
-  SQLite store (`gmtags.history.store`), keyed by chat id: the one place a
-  plain role/content chat's snapshots are kept.
+- `--db FILE` is the history store the proxy keeps (`gmtags.history.store`),
+  one history for the proxy and the command line. `state` and `rebuild`
+  read it (SPEC §7.1): `state` finds the message's snapshot among the stored
+  replies by fingerprint, `rebuild` starts from the stored chat's start;
+  `--chat ID` names the chat, else it is the chat holding the file's last
+  matching assistant message (`gmtags.transcript.stored`). `reprocess`
+  saves the reprocessed replies into it: the one place a plain role/content
+  chat's snapshots are kept.
 - A chat that cannot be read is reported (`CHAT, line N: why`) and the others
   still run; the exit code is then 1. Nothing is ever written half-way:
   every output file is written to a temporary file and renamed.
@@ -49,6 +54,7 @@ from gmtags.transcript.chat import TranscriptError, read_chat, write_atomic
 from gmtags.transcript.rebuild import rebuild
 from gmtags.transcript.reprocess import reprocess
 from gmtags.transcript.state import state
+from gmtags.transcript.stored import save_nodes, stored_chat, stored_state
 
 Command = Literal["reprocess", "rebuild", "state"]
 
@@ -63,7 +69,9 @@ class Task:
     message: int | None = None
     swipe: int | None = None
     db: str | None = None
-    """The SQLite history store to save the chat's history to, if any."""
+    """The SQLite history store to read (state, rebuild) or save to (reprocess), if any."""
+    named: str | None = None
+    """The chat of the store (`--chat`); None: found by matching the file's messages."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,27 +102,42 @@ def _init_worker(ruleset_path: str | None, state_path: str | None) -> None:
     _WORKER["loaded"] = _load(ruleset_path, state_path)
 
 
+def _open_store(task: Task) -> HistoryStore:
+    """The task's history store; one that is only read must already exist."""
+    assert task.db is not None
+    if task.command != "reprocess" and not Path(task.db).is_file():
+        raise HistoryError(f"history store not found: {task.db}")
+    return HistoryStore(task.db)
+
+
 def _run(task: Task, ruleset: Ruleset | None, start: Snapshot | None) -> Outcome:
     """Run one task; an unreadable chat becomes an error outcome, never an exception."""
     try:
         chat = read_chat(task.chat)
         if task.command == "state":
-            snapshot = state(chat, task.message, task.swipe)
+            if task.db is None:
+                snapshot = state(chat, task.message, task.swipe)
+            else:
+                with _open_store(task) as store:
+                    snapshot = stored_state(
+                        chat, store, task.message, task.swipe, named=task.named, where=task.db
+                    )
             return Outcome(task.chat, text=snapshot.to_json(indent=2))
         assert ruleset is not None
         if task.command == "reprocess":
             done = reprocess(chat, ruleset, start)
             text, messages, swipes = done.chat.dumps(), done.messages, done.swipes
-            history = done.history
+            if task.db is not None:
+                with _open_store(task) as store:
+                    save_nodes(store, done.chat, done.history)
             report: tuple[str, ...] = ()
         else:
+            if task.db is not None:
+                with _open_store(task) as store:
+                    start = store.start(stored_chat(chat, store, task.named, task.db))
             built = rebuild(chat, ruleset, start)
             text, messages, swipes = built.chat.dumps(), built.messages, built.swipes
-            history = built.history
             report = tuple(f"{task.chat}: {item}" for item in built.contradictions)
-        if task.db is not None:
-            with HistoryStore(task.db) as store:
-                store.save(history)
         if task.out is not None:
             Path(task.out).parent.mkdir(parents=True, exist_ok=True)
             write_atomic(task.out, text)
@@ -160,11 +183,12 @@ def _tasks(
     message: int | None = None,
     swipe: int | None = None,
     db: str | None = None,
+    named: str | None = None,
 ) -> tuple[list[Task], bool]:
     files, several = _expand(paths)
     if not several:
         file = files[0][0]
-        return [Task(command, str(file), out, message, swipe, db)], False
+        return [Task(command, str(file), out, message, swipe, db, named)], False
     if command == "reprocess" and out is None:
         raise click.UsageError("several chats need --out FOLDER to write them to")
     names = [name for _, name in files]
@@ -180,6 +204,7 @@ def _tasks(
             message,
             swipe,
             db,
+            named,
         )
         for file, name in files
     ], True
@@ -269,9 +294,17 @@ _state_option = click.option(
 _out_option = click.option(
     "--out", help="Where to write the chat (a folder when there are several; default stdout)."
 )
-_db_option = click.option(
+_save_db_option = click.option(
     "--db",
-    help="Also save each chat's snapshot history in this SQLite store (made when missing).",
+    help="Also save the reprocessed replies in this history store (made when missing).",
+)
+_read_db_option = click.option(
+    "--db", help="Read the history store the proxy keeps (gmtags serve --db) for this chat."
+)
+_chat_option = click.option(
+    "--chat",
+    "named",
+    help="The chat of the --db store (default: the one the file's last reply matches).",
 )
 _jobs_option = click.option(
     "--jobs", type=click.IntRange(min=1), default=1, show_default=True, help="Processes to use."
@@ -286,6 +319,7 @@ def _run_all(
     out: str | None,
     db: str | None,
     jobs: int,
+    named: str | None = None,
 ) -> None:
     """Run `command` on every chat, print what it writes to stdout, exit 1 on any failure.
 
@@ -293,7 +327,11 @@ def _run_all(
     to stdout, like every reprocessed chat without `--out`.
     """
     started = time.perf_counter()
-    tasks, several = _tasks(command, chats, out, db=db)
+    if named is not None and db is None:
+        raise click.UsageError("--chat names a chat of the --db store: give --db too")
+    if command == "rebuild" and db is not None and state_path is not None:
+        raise click.UsageError("--state and --db both give the start: choose one")
+    tasks, several = _tasks(command, chats, out, db=db, named=named)
     outcomes = _execute(tasks, jobs, ruleset_path, state_path)
     quiet = several and command == "rebuild"
     for outcome in outcomes:
@@ -313,7 +351,7 @@ def transcript() -> None:
 @_ruleset_option
 @_state_option
 @_out_option
-@_db_option
+@_save_db_option
 @_jobs_option
 def reprocess_command(
     chats: tuple[str, ...],
@@ -332,7 +370,8 @@ def reprocess_command(
 @_ruleset_option
 @_state_option
 @_out_option
-@_db_option
+@_read_db_option
+@_chat_option
 @_jobs_option
 def rebuild_command(
     chats: tuple[str, ...],
@@ -340,10 +379,11 @@ def rebuild_command(
     state_path: str | None,
     out: str | None,
     db: str | None,
+    named: str | None,
     jobs: int,
 ) -> None:
     """Recompute snapshots from the receipts without rolling; report contradicted receipts."""
-    _run_all("rebuild", chats, ruleset_path, state_path, out, db, jobs)
+    _run_all("rebuild", chats, ruleset_path, state_path, out, db, jobs, named)
 
 
 @transcript.command("state")
@@ -352,13 +392,23 @@ def rebuild_command(
 @click.option(
     "--swipe", type=click.IntRange(min=0), help="Swipe of that message (default: current)."
 )
+@_read_db_option
+@_chat_option
 @_jobs_option
 def state_command(
-    chats: tuple[str, ...], message: int | None, swipe: int | None, jobs: int
+    chats: tuple[str, ...],
+    message: int | None,
+    swipe: int | None,
+    db: str | None,
+    named: str | None,
+    jobs: int,
 ) -> None:
-    """Print the snapshot JSON after a message and swipe, from the history the chat stores."""
+    """Print the snapshot JSON after a message and swipe, from the history the chat stores
+    (or the proxy's store, with --db)."""
     started = time.perf_counter()
-    tasks, several = _tasks("state", chats, None, message, swipe)
+    if named is not None and db is None:
+        raise click.UsageError("--chat names a chat of the --db store: give --db too")
+    tasks, several = _tasks("state", chats, None, message, swipe, db, named)
     outcomes = _execute(tasks, jobs, None, None)
     if several:
         states = {o.chat: json.loads(o.text) for o in outcomes if o.text is not None}

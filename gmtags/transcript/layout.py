@@ -8,11 +8,13 @@ the message's `extra`. gmtags follows that, under one key it owns, `gmtags`:
   seed and the names of its snapshots before and after;
 - `extra.gmtags`: the same record for the current swipe (a message without
   `swipes` keeps only this one, as swipe 0);
-- `chat_metadata.gmtags = {"version": 1, "start", "current", "state",
-  "snapshots"}`: the name of the snapshot the chat starts from, the name of
-  the current one, the current snapshot written out in full (SPEC §4 storage
-  names) for a person or a front end to read, and every snapshot the records
-  name, once each, keyed by its sha256 (`gmtags.history.snapshots`).
+- `chat_metadata.gmtags = {"version": 1, "chatId", "start", "current",
+  "state", "snapshots"}`: the chat id the dice were rolled under (SPEC §7.1:
+  read back first, so renaming the file does not change its dice), the name
+  of the snapshot the chat starts from, the name of the current one, the
+  current snapshot written out in full (SPEC §4 storage names) for a person
+  or a front end to read, and every snapshot the records name, once each,
+  keyed by its sha256 (`gmtags.history.snapshots`).
 
 Decisions: when `swipe_info` is missing or does not line up with `swipes`, it
 is written as a list as long as `swipes`, keeping the entries that were
@@ -173,6 +175,7 @@ def write_history(chat: Chat, history: History) -> Chat:
     names = sorted(history.referenced())
     stored = {
         "version": VERSION,
+        "chatId": history.chat_id,
         "start": history.start,
         "current": history.current_name(),
         "state": history.current().to_json_dict(),

@@ -1,4 +1,4 @@
-"""gmtags/history/store.py: the SQLite history store (one file, WAL, atomic writes)."""
+"""gmtags/history/store.py: reply nodes in one SQLite file (WAL, atomic writes)."""
 
 from __future__ import annotations
 
@@ -13,11 +13,16 @@ from pathlib import Path
 import pytest
 
 from gmtags import Snapshot
-from gmtags.history.records import HistoryError, SwipeRecord
+from gmtags.history.fingerprint import fingerprint
+from gmtags.history.records import HistoryError
+from gmtags.history.seeds import derive_node_seed
 from gmtags.history.snapshots import snapshot_hash
 from gmtags.history.store import HistoryStore
 from gmtags.transcript import Chat, read_chat
-from gmtags.transcript.layout import read_history
+
+START = Snapshot()
+ONE = Snapshot.model_validate({"rulesetClocks": [{"name": "Dawn", "size": 4, "filled": 1}]})
+TWO = Snapshot.model_validate({"rulesetClocks": [{"name": "Dawn", "size": 4, "filled": 2}]})
 
 
 @pytest.fixture
@@ -27,107 +32,140 @@ def store(tmp_path: Path) -> Iterator[HistoryStore]:
         yield opened
 
 
-class TestHistoryStore:
-    def test_save_and_load_round_trip(self, store: HistoryStore, heist_done: Chat) -> None:
-        """A saved history loads back equal, record by record and state by state."""
-        history = read_history(heist_done)
-        store.save(history)
-        loaded = store.load(history.chat_id)
-        assert dict(loaded.messages) == dict(history.messages)
-        assert loaded.current() == history.current()
-        assert store.chats() == ["crows-heist-0001"]
+class TestChats:
+    def test_a_new_chat_is_at_its_start(self, store: HistoryStore) -> None:
+        """A chat made known starts at its start snapshot, with no current node."""
+        store.ensure_chat("c", ONE)
+        assert store.has_chat("c") and store.chats() == ["c"]
+        assert store.current("c") == ONE and store.current_node("c") is None
+        assert store.start("c") == ONE
 
-    def test_state_matches_the_history(self, store: HistoryStore, heist_done: Chat) -> None:
-        """Direct state lookups give what `History.state` gives, for every message and swipe."""
-        history = read_history(heist_done)
-        store.save(history)
-        for message in range(history.length):
-            assert store.state(history.chat_id, message) == history.state(message)
-        for message, record in history.messages.items():
-            for swipe in range(len(record.swipes)):
-                assert store.state(history.chat_id, message, swipe) == history.state(message, swipe)
-        assert store.state(history.chat_id) == history.current()
-        with pytest.raises(HistoryError):
-            store.state(history.chat_id, 1, 0)
-        with pytest.raises(HistoryError):
-            store.state("nope")
+    def test_ensure_keeps_the_first_start(self, store: HistoryStore) -> None:
+        """Making a known chat known again changes nothing."""
+        store.ensure_chat("c", ONE)
+        store.ensure_chat("c", TWO)
+        assert store.start("c") == ONE
 
-    def test_snapshots_are_stored_by_content(self, store: HistoryStore, heist_done: Chat) -> None:
-        """Saving the same history twice stores no new snapshot rows."""
-        history = read_history(heist_done)
-        store.save(history)
-        count = store._db.execute("SELECT COUNT(*) FROM snapshots").fetchone()[0]
-        store.save(history)
-        assert store._db.execute("SELECT COUNT(*) FROM snapshots").fetchone()[0] == count
-        assert count == len(history.referenced())
+    def test_unknown_chat(self, store: HistoryStore) -> None:
+        """An unknown chat has no current snapshot, and its start is an error."""
+        assert store.current("nobody") is None and not store.has_chat("nobody")
+        with pytest.raises(HistoryError):
+            store.start("nobody")
+
+
+class TestNodes:
+    def test_reserve_fixes_id_and_seed(self, store: HistoryStore) -> None:
+        """A reserved node has its id and a seed derived from chat and id, and matches nothing."""
+        store.ensure_chat("c", START)
+        node = store.reserve("c", None, "turn", START)
+        assert node.seed == derive_node_seed("c", node.id)
+        assert store.nodes("c") == []
+        with pytest.raises(HistoryError):
+            store.node(node.id)
+
+    def test_complete_stores_and_makes_current(self, store: HistoryStore) -> None:
+        """A completed turn is stored with its fingerprint and becomes the chat's current node."""
+        store.ensure_chat("c", START)
+        reserved = store.reserve("c", None, "turn", START)
+        print_ = fingerprint("The road is dark.")
+        done = store.complete(reserved, ONE, print_, current=True)
+        assert store.node(done.id) == done
+        assert done.fingerprint == print_ and store.snapshot(done.after) == ONE
+        assert store.current("c") == ONE and store.current_node("c") == done.id
+
+    def test_a_continuation_is_not_current_at_once(self, store: HistoryStore) -> None:
+        """A node completed without `current` leaves the chat's current node where it was."""
+        store.ensure_chat("c", START)
+        first = store.complete(
+            store.reserve("c", None, "turn", START), ONE, fingerprint("a"), current=True
+        )
+        later = store.reserve("c", first.id, "continue", ONE)
+        store.complete(later, TWO, fingerprint("b"), current=False)
+        assert store.current("c") == ONE
+
+    def test_abandon_forgets_a_reserved_node(self, store: HistoryStore) -> None:
+        """An abandoned reservation leaves no node behind; a finished node is never abandoned."""
+        store.ensure_chat("c", START)
+        done = store.complete(
+            store.reserve("c", None, "turn", START), ONE, fingerprint("a"), current=True
+        )
+        store.abandon(store.reserve("c", done.id, "turn", ONE))
+        store.abandon(done)
+        assert [node.id for node in store.nodes("c")] == [done.id]
+
+    def test_ending_finds_by_key_and_tail(self, store: HistoryStore) -> None:
+        """Nodes are found by their whole key or their tail, newest first, within a chat."""
+        store.ensure_chat("c", START)
+        store.ensure_chat("d", START)
+        text = "x" * 100
+        one = store.complete(
+            store.reserve("c", None, "turn", START), ONE, fingerprint(text), current=True
+        )
+        two = store.complete(
+            store.reserve("d", None, "turn", START), ONE, fingerprint("short"), current=True
+        )
+        keys, tail = fingerprint("y " + text).end_keys()
+        assert [n.id for n in store.ending(keys, tail, None, 10)] == [one.id]
+        assert [n.id for n in store.ending({fingerprint("short").key}, None, None, 10)] == [two.id]
+        assert store.ending({fingerprint("short").key}, None, "c", 10) == []
+
+    def test_add_node_reuses_the_same_node(self, store: HistoryStore) -> None:
+        """Adding a finished node twice (a chat saved again) stores it once."""
+        store.ensure_chat("c", START)
+        one = store.add_node("c", None, START, ONE, fingerprint("a"), 5, current=True)
+        again = store.add_node("c", None, START, ONE, fingerprint("a"), 5, current=True)
+        assert one == again and len(store.nodes("c")) == 1
+
+    def test_snapshots_are_stored_by_content(self, store: HistoryStore) -> None:
+        """Nodes that share a snapshot share one row of it."""
+        store.ensure_chat("c", START)
+        for text in ("a", "b", "c"):
+            store.add_node("c", None, START, ONE, fingerprint(text), None, current=False)
+        names = {row[0] for row in store._db.execute("SELECT name FROM snapshots")}
+        assert names == {snapshot_hash(START), snapshot_hash(ONE)}
 
     def test_is_wal(self, store: HistoryStore) -> None:
         """The store runs in WAL mode."""
         assert store._db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
 
-    def test_record_swipe_and_delete_from(self, store: HistoryStore, heist_done: Chat) -> None:
-        """A new swipe becomes current; deleting the tail restores the earlier state."""
-        history = read_history(heist_done)
-        store.save(history)
-        snap = Snapshot.model_validate({"rulesetClocks": [{"name": "New", "size": 4, "filled": 4}]})
-        record = SwipeRecord(history.record(7).swipe().before, snapshot_hash(snap), 1)
-        store.record_swipe(history.chat_id, 7, 1, record, {record.after: snap}, length=9)
-        assert store.state(history.chat_id, 7) == snap
-        store.delete_from(history.chat_id, 6)
-        assert store.state(history.chat_id) == history.after(5)
-
-    def test_length_start_and_record(self, store: HistoryStore, heist_done: Chat) -> None:
-        """The single-message reads agree with the whole loaded history."""
-        history = read_history(heist_done)
-        store.save(history)
-        chat = history.chat_id
-        assert store.length(chat) == history.length
-        assert store.start(chat) == history.snapshot(history.start)
-        for index, record in history.messages.items():
-            assert store.record(chat, index) == record
-        assert store.length("nobody") is None
-        assert store.record(chat, history.length + 5) is None
-
-    def test_vacuum_drops_unreferenced(self, store: HistoryStore, heist_done: Chat) -> None:
-        """Snapshots no record names go on vacuum; named ones stay."""
-        history = read_history(heist_done)
-        store.save(history)
-        store.delete_from(history.chat_id, 0)
-        assert store.vacuum_snapshots() > 0
-        assert store.state(history.chat_id) == history.snapshot(history.start)
+    def test_vacuum_drops_unreferenced(self, store: HistoryStore) -> None:
+        """Snapshots no chat or node names go on vacuum; named ones stay."""
+        store.ensure_chat("c", START)
+        store.abandon(store.reserve("c", None, "turn", TWO))
+        assert store.vacuum_snapshots() == 1
+        assert store.current("c") == START
 
 
 WRITER = r"""
 import sys
 from gmtags import Snapshot
-from gmtags.history.records import History, MessageRecord, SwipeRecord
-from gmtags.history.snapshots import SnapshotTable
+from gmtags.history.fingerprint import fingerprint
 from gmtags.history.store import HistoryStore
 from gmtags.transcript.chat import write_atomic
 
 db, chat_path = sys.argv[1], sys.argv[2]
 store = HistoryStore(db)
-for round in range(10_000):
-    table = SnapshotTable()
-    start = table.add(Snapshot())
-    messages = {}
-    for n in range(400):
-        snap = Snapshot.model_validate(
-            {"rulesetLive": {"vex": {"tracks": {"stress": (n + round) % 9}}},
-             "gamePartySheet": {"fields": {"heat": round % 10, "rep": n}}}
-        )
-        messages[n] = MessageRecord((SwipeRecord(start, table.add(snap), n),))
-    store.save(History("killed", start, 400, messages, table))
-    lines = ['{"chat_metadata":{"round":%d}}' % round]
-    lines += ['{"name":"GM","is_user":false,"mes":"%d of %d"}' % (i, round) for i in range(3000)]
-    write_atomic(chat_path, "\n".join(lines) + "\n")
-    print("saved", round, flush=True)
+store.ensure_chat("killed", Snapshot())
+parent = None
+for round in range(100_000):
+    before = Snapshot.model_validate({"gamePartySheet": {"fields": {"heat": round}}})
+    after = Snapshot.model_validate({"gamePartySheet": {"fields": {"heat": round + 1}}})
+    node = store.reserve("killed", parent, "turn", before)
+    node = store.complete(node, after, fingerprint(f"reply {round}"), current=True)
+    parent = node.id
+    if round % 50 == 0:
+        lines = ['{"chat_metadata":{"round":%d}}' % round]
+        line = '{"name":"GM","is_user":false,"mes":"%d of %d"}'
+        lines += [line % (i, round) for i in range(3000)]
+        write_atomic(chat_path, "\n".join(lines) + "\n")
+        print("saved", round, flush=True)
 """
 
 
 class TestCrashSafety:
     def test_sigkill_mid_write_leaves_store_and_chat_readable(self, tmp_path: Path) -> None:
-        """A writer killed with SIGKILL leaves the last committed history and a whole chat file."""
+        """A writer killed with SIGKILL leaves whole nodes, a consistent current node and a whole
+        chat file."""
         db, chat = tmp_path / "h.sqlite", tmp_path / "chat.jsonl"
         writer = subprocess.Popen(
             [sys.executable, "-c", WRITER, str(db), str(chat)], stdout=subprocess.PIPE, text=True
@@ -135,7 +173,7 @@ class TestCrashSafety:
         assert writer.stdout is not None
         assert writer.stdout.readline().startswith("saved 0")
         writer.stdout.readline()
-        time.sleep(0.05)  # land somewhere inside a later save or file write
+        time.sleep(0.05)  # land somewhere inside a later write
         writer.send_signal(signal.SIGKILL)
         writer.wait()
         assert writer.returncode == -signal.SIGKILL
@@ -143,11 +181,12 @@ class TestCrashSafety:
         with sqlite3.connect(db) as raw:
             assert raw.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
         with HistoryStore(db) as store:
-            history = store.load("killed")
-            assert history.length == 400
-            assert len(history.messages) == 400
-            heats = {history.after(n).game_party_sheet.fields["heat"] for n in range(400)}  # type: ignore[union-attr]
-            assert len(heats) == 1  # one whole save, never half of two
+            nodes = store.nodes("killed")
+            assert len(nodes) >= 50
+            for node in nodes:  # every finished node names stored snapshots
+                heat = store.snapshot(node.after).game_party_sheet.fields["heat"]  # type: ignore[union-attr]
+                assert heat == int(node.fingerprint.text.split()[-1]) + 1
+            assert store.current_node("killed") == nodes[-1].id
         parsed: Chat = read_chat(chat)  # never half a file: every line is whole JSON
         assert len(parsed.messages) == 3000
         round_ = parsed.metadata["round"]

@@ -21,10 +21,11 @@ class TestApp:
 
     def test_state_of_a_chat(self, proxy: Proxy, chat_id: str) -> None:
         """The state endpoint answers the chat's current snapshot JSON."""
-        messages = [{"role": "user", "content": "I push."}]
+        messages = [{"role": "system", "content": "GM"}, {"role": "user", "content": "I push."}]
         proxy.client(chat_id).chat.completions.create(model=MODEL, messages=messages)  # type: ignore[arg-type]
         response = httpx.get(f"{proxy.server.url}/gmtags/chats/{chat_id}/state", timeout=10)
         assert response.status_code == 200
+        assert response.headers["X-Gmtags-Chat"] == chat_id
         clocks = {clock["name"] for clock in response.json()["rulesetClocks"]}
         assert clocks == {"Road washed out", "Alarm raised"}
 

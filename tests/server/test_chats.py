@@ -1,4 +1,4 @@
-"""gmtags/server/chats.py: chat ids and where each reply starts (the regenerate rule)."""
+"""gmtags/server/chats.py: which chat a request is in, where its reply starts, what is current."""
 
 from __future__ import annotations
 
@@ -8,16 +8,15 @@ from pathlib import Path
 import pytest
 
 from gmtags.history.store import HistoryStore
-from gmtags.server.chats import ChatBook, derive_chat_id
+from gmtags.server.chats import ChatBook, chat_header
 from gmtags.state.snapshot import Snapshot
-from gmtags.transcript.seeds import derive_seed
 
 START = Snapshot.model_validate({"rulesetClocks": [{"name": "Dawn", "size": 4, "filled": 0}]})
 AFTER = Snapshot.model_validate({"rulesetClocks": [{"name": "Dawn", "size": 4, "filled": 1}]})
 LATER = Snapshot.model_validate({"rulesetClocks": [{"name": "Dawn", "size": 4, "filled": 3}]})
 
+SYSTEM = {"role": "system", "content": "GM"}
 GREETING = {"role": "assistant", "content": "The road is dark."}
-HELLO = {"role": "user", "content": "I light a lamp."}
 
 
 @pytest.fixture
@@ -27,64 +26,101 @@ def book(tmp_path: Path) -> Iterator[ChatBook]:
         yield ChatBook(store, START)
 
 
-def turn_messages(count: int) -> list[dict[str, str]]:
-    """A system prompt and `count` alternating conversation messages."""
-    roles = ("user", "assistant")
-    return [{"role": "system", "content": "GM"}] + [
-        {"role": roles[i % 2], "content": f"line {i}"} for i in range(count)
-    ]
+def user(text: str) -> dict[str, str]:
+    return {"role": "user", "content": text}
 
 
-class TestDeriveChatId:
-    def test_stable_as_the_chat_grows(self) -> None:
-        """Later requests of the same conversation derive the same id as the first."""
-        first = [GREETING, HELLO]
-        later = [*first, {"role": "assistant", "content": "ok"}, {"role": "user", "content": "go"}]
-        assert derive_chat_id(first) == derive_chat_id(later)
-
-    def test_system_messages_do_not_count(self) -> None:
-        """A changed system prompt leaves the id as it was."""
-        one = [{"role": "system", "content": "a"}, GREETING, HELLO]
-        two = [{"role": "system", "content": "b"}, GREETING, HELLO]
-        assert derive_chat_id(one) == derive_chat_id(two)
-
-    def test_first_player_line_tells_chats_apart(self) -> None:
-        """Two chats sharing a greeting get different ids from the player's first line."""
-        other = {"role": "user", "content": "I wait."}
-        assert derive_chat_id([GREETING, HELLO]) != derive_chat_id([GREETING, other])
+def gm(text: str) -> dict[str, str]:
+    return {"role": "assistant", "content": text}
 
 
-class TestChatBook:
+class TestBegin:
     def test_new_chat_starts_from_the_start(self, book: ChatBook) -> None:
-        """The first reply of a new chat starts from the configured start, swipe 0."""
-        turn = book.begin("c", turn_messages(1))
-        assert (turn.message, turn.swipe, turn.before) == (1, 0, START)
-        assert turn.seed == derive_seed("c", 1, 0)
+        """A request with no anchor starts from the start, with no parent."""
+        turn = book.begin("c", [SYSTEM, GREETING, user("I light a lamp.")])
+        assert turn.before == START and turn.anchor is None and turn.kind == "turn"
+        assert turn.node.parent is None and turn.chat_id == "c"
 
-    def test_next_turn_starts_after_the_last_reply(self, book: ChatBook) -> None:
-        """A request that goes on from a recorded reply starts from that reply's snapshot."""
-        book.finish(book.begin("c", turn_messages(1)), AFTER)
-        turn = book.begin("c", turn_messages(3))
-        assert (turn.message, turn.swipe, turn.before) == (3, 0, AFTER)
+    def test_without_header_or_anchor_a_new_random_chat(self, book: ChatBook) -> None:
+        """Two first requests without a header, even with one greeting, are two new chats."""
+        one = book.begin(None, [SYSTEM, GREETING, user("I light a lamp.")])
+        two = book.begin(None, [SYSTEM, GREETING, user("I light a lamp.")])
+        assert one.chat_id != two.chat_id and one.chat_id.startswith("chat-")
 
-    def test_same_end_is_a_regenerate(self, book: ChatBook) -> None:
-        """Messages that end where a recorded reply began start before it, as a new swipe."""
-        book.finish(book.begin("c", turn_messages(1)), AFTER)
-        book.finish(book.begin("c", turn_messages(3)), LATER)
-        turn = book.begin("c", turn_messages(3))
-        assert (turn.message, turn.swipe, turn.before) == (3, 1, AFTER)
-        assert turn.regenerate
+    def test_next_turn_starts_after_its_anchor(self, book: ChatBook) -> None:
+        """A request going on from a stored reply starts from that reply's snapshot after."""
+        first = book.begin(None, [SYSTEM, user("I push.")])
+        book.finish(first, "The gate holds.", AFTER)
+        turn = book.begin(None, [SYSTEM, user("I push."), gm("The gate holds."), user("Again.")])
+        assert turn.chat_id == first.chat_id and turn.before == AFTER
+        assert turn.anchor is not None and turn.anchor.id == first.node.id
 
-    def test_going_back_forgets_later_replies(self, book: ChatBook) -> None:
-        """A reply recorded for an earlier message drops the replies after it."""
-        book.finish(book.begin("c", turn_messages(1)), AFTER)
-        book.finish(book.begin("c", turn_messages(3)), LATER)
-        turn = book.begin("c", turn_messages(1))
-        book.finish(turn, LATER)
-        assert book.store.length("c") == 2
-        assert book.store.record("c", 3) is None
+    def test_swipe_is_a_sibling(self, book: ChatBook) -> None:
+        """A request ending where an earlier one ended starts before that earlier reply."""
+        first = book.begin("c", [SYSTEM, user("I push.")])
+        book.finish(first, "The gate holds.", AFTER)
+        asked = [SYSTEM, user("I push."), gm("The gate holds."), user("Again.")]
+        second = book.begin("c", asked)
+        book.finish(second, "It gives.", LATER)
+        swipe = book.begin("c", asked)
+        assert swipe.before == AFTER and swipe.node.parent == second.node.parent
+
+    def test_current_moves_to_the_anchor_then_the_turn(self, book: ChatBook) -> None:
+        """The current state is the anchor's while a turn is made, then the turn's."""
+        first = book.begin("c", [SYSTEM, user("I push.")])
+        book.finish(first, "The gate holds.", AFTER)
+        book.finish(
+            book.begin("c", [SYSTEM, user("I push."), gm("The gate holds."), user("a")]), "x", LATER
+        )
         assert book.current("c") == LATER
+        swipe = book.begin("c", [SYSTEM, user("I push."), gm("The gate holds."), user("a")])
+        assert book.current("c") == AFTER
+        book.finish(swipe, "y", LATER)
+        assert book.current("c") == LATER
+
+    def test_continuation_is_current_once_anchored(self, book: ChatBook) -> None:
+        """A continue reply is current only when a later request anchors on it."""
+        first = book.begin("c", [SYSTEM, user("I push.")])
+        book.finish(first, "The gate", AFTER)
+        nudge = {"role": "system", "content": "[Continue: The gate]"}
+        more = book.begin("c", [SYSTEM, user("I push."), gm("The gate"), nudge])
+        assert more.kind == "continue" and more.before == AFTER
+        book.finish(more, "holds.", LATER)
+        assert book.current("c") == AFTER
+        later = book.begin("c", [SYSTEM, user("I push."), gm("The gate holds."), user("Go")])
+        assert later.anchor is not None and later.anchor.id == more.node.id
+        assert book.current("c") == LATER
+
+    def test_background_reply_never_becomes_current(self, book: ChatBook) -> None:
+        """A summary's reply is stored but the chat goes on from the reply it summarised."""
+        first = book.begin("c", [SYSTEM, user("I push.")])
+        book.finish(first, "The gate holds.", AFTER)
+        summary = {"role": "system", "content": "Summarize the story so far."}
+        aside = book.begin("c", [SYSTEM, user("I push."), gm("The gate holds."), summary])
+        book.finish(aside, "Bram pushed a gate.", LATER)
+        assert book.current("c") == AFTER
+        turn = book.begin("c", [SYSTEM, user("I push."), gm("The gate holds."), user("Go")])
+        assert turn.before == AFTER
+
+    def test_test_message_is_never_current(self, book: ChatBook) -> None:
+        """SillyTavern's "Test Message" is answered and stored but never current."""
+        turn = book.begin("c", [user("Hi")])
+        assert turn.kind == "aside"
+        book.finish(turn, "Hello!", LATER)
+        assert book.current("c") == START
+
+    def test_abandon(self, book: ChatBook) -> None:
+        """A reply that was never made leaves no node."""
+        book.abandon(book.begin("c", [SYSTEM, user("I push.")]))
+        assert book.store.nodes("c") == []
 
     def test_unknown_chat_has_no_state(self, book: ChatBook) -> None:
         """A chat the store has never seen has no current snapshot."""
         assert book.current("nobody") is None
+
+
+class TestChatHeader:
+    def test_only_header_safe_ids(self) -> None:
+        """Only printable ASCII ids are echoed as a header."""
+        assert chat_header("camp-1") == {"X-Gmtags-Chat": "camp-1"}
+        assert chat_header("Élise") == {} and chat_header(None) == {}

@@ -13,10 +13,9 @@ from openai.types.chat import ChatCompletionChunk
 from structlog.testing import capture_logs
 
 from gmtags import ProcessResult, log, process
-from gmtags.history.store import HistoryStore
+from gmtags.history.store import HistoryStore, Node
 from gmtags.server.demo_upstream import DEMO_REPLIES, MODEL, ScriptedUpstream
 from gmtags.state.snapshot import Snapshot
-from gmtags.transcript.seeds import derive_seed
 from tests.server.conftest import Proxy
 
 FIRST = [{"role": "system", "content": "You are the GM."}, {"role": "user", "content": "I push."}]
@@ -45,17 +44,20 @@ def ask(proxy: Proxy, chat: str | None, messages: list[dict[str, str]], stream: 
     )
 
 
-def expected(
-    proxy: Proxy, reply: int, before: Snapshot, chat: str, message: int, swipe: int = 0
-) -> ProcessResult:
-    """What `process` makes of canned reply `reply` with the seed of (chat, message, swipe)."""
-    seed = derive_seed(chat, message, swipe)
-    return process(DEMO_REPLIES[reply], proxy.config.ruleset, before, seed=seed)
+def node_result(proxy: Proxy, reply: int, before: Snapshot, node: Node) -> ProcessResult:
+    """What `process` makes of canned reply `reply` with the seed of the stored `node`."""
+    return process(DEMO_REPLIES[reply], proxy.config.ruleset, before, seed=node.seed)
 
 
 def stored(proxy: Proxy) -> HistoryStore:
     """The proxy's history store, opened a second time (WAL lets both read)."""
     return HistoryStore(proxy.config.db)
+
+
+def newest(proxy: Proxy, chat: str) -> Node:
+    """The newest finished reply node of `chat`."""
+    with stored(proxy) as store:
+        return store.nodes(chat)[-1]
 
 
 def free_port() -> int:
@@ -70,8 +72,8 @@ class TestCompletions:
     def test_reply_carries_receipts(self, proxy: Proxy, chat_id: str, stream: bool) -> None:
         """The reply has every tag rewritten as its receipt, exactly as `process` writes it."""
         text = ask(proxy, chat_id, FIRST, stream)
-        want = expected(proxy, 0, proxy.config.start, chat_id, 1)
-        assert text == want.text
+        node = newest(proxy, chat_id)
+        assert text == node_result(proxy, 0, proxy.config.start, node).text
         assert 'result="' in text
 
     @pytest.mark.parametrize("stream", [False, True])
@@ -81,23 +83,24 @@ class TestCompletions:
         """With display on, the reply is the narration with tags hidden."""
         proxy = make_proxy(display=True)
         text = ask(proxy, chat_id, FIRST, stream)
-        want = expected(proxy, 0, proxy.config.start, chat_id, 1)
-        assert text == want.display
+        node = newest(proxy, chat_id)
+        assert text == node_result(proxy, 0, proxy.config.start, node).display
         assert "[" not in text
 
     @pytest.mark.parametrize("stream", [False, True])
     def test_snapshots_are_stored(self, proxy: Proxy, chat_id: str, stream: bool) -> None:
         """Each reply's snapshot is stored, and the next turn starts from it."""
         first = ask(proxy, chat_id, FIRST, stream)
-        one = expected(proxy, 0, proxy.config.start, chat_id, 1)
+        one = node_result(proxy, 0, proxy.config.start, newest(proxy, chat_id))
         with stored(proxy) as store:
-            assert store.state(chat_id) == one.snapshot
+            assert store.current(chat_id) == one.snapshot
         second = ask(proxy, chat_id, second_turn(first), stream)
-        two = expected(proxy, 1, one.snapshot, chat_id, 3)
+        node = newest(proxy, chat_id)
+        two = node_result(proxy, 1, one.snapshot, node)
         assert second == two.text
         with stored(proxy) as store:
-            assert store.state(chat_id) == two.snapshot
-            assert store.state(chat_id, 1) == one.snapshot
+            assert store.current(chat_id) == two.snapshot
+            assert store.snapshot(node.before) == one.snapshot
         assert two.snapshot.ruleset_live["bram the quiet"].pools["oil"] == 3
 
     @pytest.mark.parametrize("stream", [False, True])
@@ -106,25 +109,28 @@ class TestCompletions:
     ) -> None:
         """Asking again with the same messages starts from the snapshot before the last reply."""
         first = ask(proxy, chat_id, FIRST, stream)
-        one = expected(proxy, 0, proxy.config.start, chat_id, 1)
+        one = node_result(proxy, 0, proxy.config.start, newest(proxy, chat_id))
         ask(proxy, chat_id, second_turn(first), stream)
+        earlier = newest(proxy, chat_id)
         again = ask(proxy, chat_id, second_turn(first), stream)
-        swipe = expected(proxy, 1, one.snapshot, chat_id, 3, swipe=1)
-        assert again == swipe.text
-        assert swipe.snapshot.ruleset_live["bram the quiet"].pools["oil"] == 3
+        swipe = newest(proxy, chat_id)
+        assert again == node_result(proxy, 1, one.snapshot, swipe).text
+        assert swipe.parent == earlier.parent and swipe.id != earlier.id
+        assert swipe.seed != earlier.seed
         with stored(proxy) as store:
-            assert store.state(chat_id) == swipe.snapshot
-            record = store.record(chat_id, 3)
-        assert record is not None and len(record.swipes) == 2 and record.current == 1
+            assert store.current(chat_id) == store.snapshot(swipe.after)
+            assert store.current_node(chat_id) == swipe.id
 
     def test_instructions_and_key_are_forwarded(self, proxy: Proxy, chat_id: str) -> None:
-        """The upstream gets the GM system part first, the reminder last, and the caller's key."""
+        """The upstream gets the GM system part joined to the first system message, the reminder
+        appended to the player's message (no system message mid-chat), and the caller's key."""
         ask(proxy, chat_id, FIRST, stream=False)
         sent = proxy.upstream.requests[-1]["messages"]
-        assert sent[0]["role"] == "system" and "Call for a check" in sent[0]["content"]
-        assert sent[1:3] == FIRST
-        assert sent[-1]["role"] == "system" and "Alarm raised" not in sent[-1]["content"]
-        assert "Road washed out" in sent[-1]["content"]
+        assert [m["role"] for m in sent] == ["system", "user"]
+        assert "Call for a check" in sent[0]["content"]
+        assert sent[0]["content"].endswith("\n\nYou are the GM.")
+        assert sent[1]["content"].startswith("I push.\n\n")
+        assert "Road washed out" in sent[1]["content"]
         assert proxy.upstream.authorizations[-1] == "Bearer sk-test-key"
 
     def test_stream_arrives_in_pieces(self, proxy: Proxy, chat_id: str) -> None:
@@ -153,14 +159,21 @@ class TestCompletions:
         assert {"request", "reply"} <= {event["event"] for event in events}
         assert "sk-test-key" not in repr(events)
 
-    def test_chat_id_is_derived_without_the_header(self, proxy: Proxy) -> None:
-        """Without the header, every request of a conversation lands in one derived chat."""
-        first = ask(proxy, None, FIRST, stream=True)
-        ask(proxy, None, second_turn(first), stream=True)
+    def test_chat_is_found_by_its_replies_without_the_header(self, proxy: Proxy) -> None:
+        """Without the header, a first request starts a new chat, and the next one, anchored on
+        that chat's reply, lands in it; every response names its chat."""
+        url = f"{proxy.url}/chat/completions"
+        first = httpx.post(url, json={"model": MODEL, "messages": FIRST}, timeout=10)
+        chat = first.headers["X-Gmtags-Chat"]
+        reply = first.json()["choices"][0]["message"]["content"]
+        body = {"model": MODEL, "messages": second_turn(reply)}
+        second = httpx.post(url, json=body, timeout=10)
+        assert second.headers["X-Gmtags-Chat"] == chat
+        other = httpx.post(url, json={"model": MODEL, "messages": FIRST}, timeout=10)
+        assert other.headers["X-Gmtags-Chat"] != chat
         with stored(proxy) as store:
-            chats = store.chats()
-            assert len(chats) == 1 and chats[0].startswith("auto-")
-            assert store.length(chats[0]) == 4
+            nodes = store.nodes(chat)
+        assert len(nodes) == 2 and nodes[1].parent == nodes[0].id
 
     def test_upstream_error_passes_through(self, make_proxy: Callable[..., Proxy]) -> None:
         """An upstream 500 reaches the caller as a 500 with the upstream's error body."""
@@ -178,7 +191,7 @@ class TestCompletions:
         with pytest.raises(openai.InternalServerError):
             ask(proxy, "failing", FIRST, stream=True)
         with stored(proxy) as store:
-            assert store.record("failing", 1) is None
+            assert store.nodes("failing") == []
 
     def test_broken_stream_ends_with_an_error(self, make_proxy: Callable[..., Proxy]) -> None:
         """A stream the upstream drops part way ends with an error event and records nothing."""
@@ -187,7 +200,7 @@ class TestCompletions:
             ask(proxy, "cut", FIRST, stream=True)
         assert "upstream" in raised.value.message
         with stored(proxy) as store:
-            assert store.record("cut", 1) is None
+            assert store.nodes("cut") == []
 
     @pytest.mark.parametrize("stream", [False, True])
     def test_unreachable_upstream_is_502(
@@ -225,8 +238,29 @@ class TestReadBody:
         assert response.status_code == 400
         assert response.json()["error"]["type"] == "invalid_request_error"
 
-    def test_several_choices_are_refused(self, proxy: Proxy) -> None:
-        """A request for more than one choice is refused: only one reply can be ruled."""
-        body = {"model": MODEL, "messages": FIRST, "n": 2}
-        response = httpx.post(f"{proxy.url}/chat/completions", json=body, timeout=10)
+    @pytest.mark.parametrize("stream", [False, True])
+    def test_several_choices_are_refused(self, proxy: Proxy, stream: bool) -> None:
+        """A request for more than one choice gets an OpenAI-style 400, streaming or not."""
+        body = {"model": MODEL, "messages": FIRST, "n": 2, "stream": stream}
+        headers = {"X-Gmtags-Chat": "two"}
+        response = httpx.post(f"{proxy.url}/chat/completions", json=body, headers=headers)
         assert response.status_code == 400
+        assert response.headers["content-type"] == "application/json"
+        assert "n must be 1" in response.json()["error"]["message"]
+        assert response.headers["X-Gmtags-Chat"] == "two"
+        assert proxy.upstream.requests == []
+
+    def test_deeply_nested_body_is_400(self, proxy: Proxy) -> None:
+        """A body nested thousands deep gets an OpenAI-style 400, not a server error."""
+        body = b'{"model": "m", "messages": ' + b"[" * 100_000 + b"]" * 100_000 + b"}"
+        response = httpx.post(f"{proxy.url}/chat/completions", content=body, timeout=10)
+        assert response.status_code == 400
+        assert response.json()["error"]["message"] == "the request body is nested too deeply"
+
+    def test_long_chat_header_is_400(self, proxy: Proxy) -> None:
+        """A chat name longer than an id may be is refused with an error object."""
+        headers = {"X-Gmtags-Chat": "x" * 201}
+        body = {"model": MODEL, "messages": FIRST}
+        response = httpx.post(f"{proxy.url}/chat/completions", json=body, headers=headers)
+        assert response.status_code == 400
+        assert "X-Gmtags-Chat" in response.json()["error"]["message"]

@@ -134,32 +134,112 @@ class TestStateCommand:
         assert "not an assistant message" in result.stderr
 
 
+def without_stored_history(source: Path, target: Path) -> Path:
+    """A copy of a reprocessed chat with gmtags' metadata taken out, as a chat played through
+    the proxy looks (receipts in the messages, snapshots only in the proxy's store)."""
+    lines = source.read_text(encoding="utf-8").splitlines()
+    header = json.loads(lines[0])
+    del header["chat_metadata"]["gmtags"]
+    target.write_text("\n".join([json.dumps(header), *lines[1:]]) + "\n", encoding="utf-8")
+    return target
+
+
 class TestDbOption:
-    def test_reprocess_saves_the_history_in_the_store(self, tmp_path: Path) -> None:
-        """--db keeps each chat's history in SQLite, a plain chat's included."""
+    def test_reprocess_saves_the_replies_in_the_store(self, tmp_path: Path) -> None:
+        """--db keeps each chat's replies in SQLite, a plain chat's included, and `state --db`
+        finds every message's snapshot there by fingerprint."""
         db = tmp_path / "h.sqlite"
         out = tmp_path / "out"
-        result = transcript(
-            "reprocess",
-            HEIST,
-            PLAIN,
-            "--ruleset",
-            CROWS,
-            "--state",
-            START,
-            "--out",
-            out,
-            "--db",
-            db,
-        )
+        args = ("--ruleset", CROWS, "--state", START, "--out", out, "--db", db)
+        result = transcript("reprocess", HEIST, PLAIN, *args)
         assert result.returncode == 0, result.stderr
+        again = transcript("reprocess", HEIST, PLAIN, *args)  # saving twice adds nothing
+        assert again.returncode == 0, again.stderr
         from gmtags.history.store import HistoryStore
         from gmtags.transcript import read_chat, state
 
+        done = read_chat(out / HEIST.name)
         with HistoryStore(db) as store:
             assert store.chats() == ["crows-heist-0001", "plain-crows"]
-            assert store.state("crows-heist-0001") == state(read_chat(out / HEIST.name))
-            assert store.state("plain-crows").ruleset_clocks[0].filled == 2
+            assert len(store.nodes("crows-heist-0001")) == 7  # one a swipe
+            assert store.current("crows-heist-0001") == state(done)
+        for message in range(len(done.messages)):
+            from_file = transcript("state", out / HEIST.name, "--message", str(message))
+            from_db = transcript("state", out / HEIST.name, "--message", str(message), "--db", db)
+            assert from_db.returncode == 0, from_db.stderr
+            assert json.loads(from_db.stdout) == json.loads(from_file.stdout)
+        plain = transcript("state", out / PLAIN.name, "--db", db)
+        assert json.loads(plain.stdout)["rulesetClocks"][0]["filled"] == 2
+
+    def test_state_names_the_message_it_cannot_answer(self, tmp_path: Path) -> None:
+        """A reply whose receipts match nothing stored leaves the state unknown, said by message."""
+        db = tmp_path / "h.sqlite"
+        done = tmp_path / "done.jsonl"
+        args = ("--ruleset", CROWS, "--state", START, "--out", done, "--db", db)
+        assert transcript("reprocess", HEIST, *args).returncode == 0
+        lines = done.read_text(encoding="utf-8").splitlines()
+        message = json.loads(lines[3])  # message 2, after the metadata line
+        forged_text = message["mes"].replace('result="', 'result="forged-', 1)
+        message["mes"] = message["swipes"][message["swipe_id"]] = forged_text
+        lines[3] = json.dumps(message)
+        forged = tmp_path / "forged.jsonl"
+        forged.write_text("\n".join(lines) + "\n", encoding="utf-8")
+        result = transcript("state", forged, "--db", db, "--message", "3")
+        assert result.returncode == 1
+        assert "message 2" in result.stderr and "match no reply" in result.stderr
+
+    def test_rebuild_starts_from_the_stored_start(self, tmp_path: Path) -> None:
+        """A chat whose snapshots live only in the store rebuilds clean from its stored start,
+        where the empty start contradicts its receipts."""
+        db = tmp_path / "h.sqlite"
+        done = tmp_path / "done.jsonl"
+        args = ("--ruleset", CROWS, "--state", START, "--out", done, "--db", db)
+        assert transcript("reprocess", HEIST, *args).returncode == 0
+        played = without_stored_history(done, tmp_path / "played.jsonl")
+        blind = transcript("rebuild", played, "--ruleset", CROWS)
+        assert blind.returncode == 1 and "message" in blind.stderr
+        rebuilt = transcript("rebuild", played, "--ruleset", CROWS, "--db", db)
+        assert rebuilt.returncode == 0, rebuilt.stderr
+        named = transcript("rebuild", played, "--ruleset", CROWS, "--db", db, "--chat", "nope")
+        assert named.returncode == 1 and "'nope' is not in" in named.stderr
+
+    def test_chat_needs_db_and_db_must_exist(self, tmp_path: Path) -> None:
+        """--chat without --db is a usage error; a missing store is named."""
+        assert transcript("state", HEIST, "--chat", "x").returncode == 2
+        missing = transcript("state", HEIST, "--db", tmp_path / "none.sqlite")
+        assert missing.returncode == 1 and "history store not found" in missing.stderr
+
+
+class TestChatId:
+    def test_renaming_the_file_keeps_the_dice(self, tmp_path: Path) -> None:
+        """The chat id is written into the chat, so a renamed file rolls the same dice."""
+        plain_named = tmp_path / "first-name.jsonl"
+        lines = HEIST.read_text(encoding="utf-8").splitlines()
+        header = json.loads(lines[0])
+        del header["chat_metadata"]["chat_id"]
+        plain_named.write_text("\n".join([json.dumps(header), *lines[1:]]) + "\n")
+        once = tmp_path / "once.jsonl"
+        args = ("--ruleset", CROWS, "--state", START)
+        assert transcript("reprocess", plain_named, *args, "--out", once).returncode == 0
+        assert (
+            json.loads(once.read_text().splitlines()[0])["chat_metadata"]["gmtags"]["chatId"]
+            == "first-name"
+        )
+        renamed = tmp_path / "other-name.jsonl"
+        once.rename(renamed)
+        twice = transcript("reprocess", renamed, *args)
+        assert twice.stdout == renamed.read_text(encoding="utf-8")
+
+    def test_rewriting_keeps_the_file_mode(self, tmp_path: Path) -> None:
+        """A chat file written over keeps its permissions (another user may need to read it)."""
+        target = copy_to(tmp_path, HEIST)
+        target.chmod(0o644)
+        args = ("--ruleset", CROWS, "--state", START, "--out", target)
+        assert transcript("reprocess", target, *args).returncode == 0
+        assert target.stat().st_mode & 0o777 == 0o644
+        target.chmod(0o660)
+        assert transcript("reprocess", target, *args).returncode == 0
+        assert target.stat().st_mode & 0o777 == 0o660
 
 
 class TestRegistration:

@@ -1,0 +1,179 @@
+"""A message's fingerprint: what identifies a reply when a client sends it back (SPEC §7.1).
+
+Chat front ends resend replies in later requests, trimmed, renamed, merged
+with their continuations, their prose edited. gmtags recognises them by
+content, never by position:
+
+- a message that holds gmtags receipts is known by the ordered list of them
+  (an edit of the prose around them keeps it); each receipt is its tag text
+  with whitespace runs collapsed;
+- any other message by its text, whitespace runs collapsed and trimmed, with
+  a leading speaker prefix ignored: up to 64 characters ending in `": "` on
+  its first line, as SillyTavern's names modes add ("Gamemaster: …").
+
+The pieces of a chain (a reply and its continuations) join as texts joined
+with one space, so SillyTavern's `partial + " " + continuation` and the
+"merge" post-processing's blank line compare equal: receipts lists are
+concatenated, texts joined with `" "`.
+
+Lookups go through two keys a store can index (`key`, `tail`): the hash of
+the whole fingerprint, and the hash of its end (the last receipt, or the last
+`EDGE` characters of a text of at least that length). Any chain whose pieces
+make up a fingerprint ends with a piece whose own key or tail the message's
+`end_keys` hold, so one indexed lookup finds every candidate.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+
+import regex
+
+from gmtags.limits import DEFAULT_LIMITS, Limits
+from gmtags.tags.scan import find_spans
+from gmtags.text import mend_surrogates
+
+EDGE = 64
+"""Characters of a text's end that its tail key covers (and the longest speaker prefix)."""
+
+_SPACE = regex.compile(r"\s+")
+_RESULT = regex.compile(r"(?<![A-Za-z0-9_])result[ \t]*=[ \t]*[\"\u201c\u201d]")
+_KEY_BYTES = 16
+
+
+def _hash(kind: str, text: str) -> str:
+    digest = hashlib.sha256(f"{kind}\0{text}".encode("utf-8", "surrogatepass")).digest()
+    return digest[:_KEY_BYTES].hex()
+
+
+def _collapse(text: str) -> str:
+    return _SPACE.sub(" ", text).strip()
+
+
+def strip_speaker(text: str) -> str:
+    """`text` without a leading `Name: ` of at most `EDGE` characters on its first line.
+
+    A name holds no bracket or quote, so a tag's own `[clock: ` is never taken for one.
+    """
+    body = text.lstrip()
+    line_end = body.find("\n")
+    first = body if line_end < 0 else body[:line_end]
+    colon = first.find(": ", 0, EDGE - 1)
+    if colon <= 0 or any(mark in first[:colon] for mark in '[]"\u201c\u201d'):
+        return body
+    return body[colon + 2 :]
+
+
+def receipts_in(text: str, limits: Limits = DEFAULT_LIMITS) -> tuple[str, ...]:
+    """The gmtags receipts in `text`, in order: whole tags that carry `result=`."""
+    found: list[str] = []
+    for span in find_spans(text, limits):
+        if span.complete:
+            tag = text[span.start : span.end]
+            if _RESULT.search(tag):
+                found.append(_collapse(tag))
+    return tuple(found)
+
+
+@dataclass(frozen=True, slots=True)
+class Fingerprint:
+    """A message's identity: its receipts when it has any, else its normalised text."""
+
+    receipts: tuple[str, ...]
+    text: str
+    """The normalised text; empty when the fingerprint is made of receipts."""
+
+    @property
+    def kind(self) -> str:
+        """ "r" for a receipts fingerprint, "t" for a text one."""
+        return "r" if self.receipts else "t"
+
+    @property
+    def key(self) -> str:
+        """The hash of the whole fingerprint."""
+        if self.receipts:
+            return _hash("r", "\x1e".join(self.receipts))
+        return _hash("t", self.text)
+
+    @property
+    def tail(self) -> str | None:
+        """The hash of the fingerprint's end: its last receipt, or its last `EDGE` characters."""
+        if self.receipts:
+            return _hash("r1", self.receipts[-1])
+        return _hash("te", self.text[-EDGE:]) if len(self.text) >= EDGE else None
+
+    def end_keys(self) -> tuple[set[str], str | None]:
+        """The keys and the tail under which every piece that can end this fingerprint is found.
+
+        A chain's last piece either covers at least the last `EDGE` characters
+        (its tail equals this tail) or is a shorter text that follows a space
+        within them (its key is among the keys); a receipts chain's last piece
+        ends with this fingerprint's last receipt.
+        """
+        if self.receipts:
+            return {self.key}, self.tail
+        keys = {self.key}
+        start = max(0, len(self.text) - EDGE)
+        for index in range(start, len(self.text)):
+            if self.text[index] == " ":
+                keys.add(_hash("t", self.text[index + 1 :]))
+        return keys, self.tail
+
+    def ends_with(self, piece: Fingerprint) -> bool:
+        """True when `piece` can be the last piece of a chain making up this fingerprint."""
+        if piece.empty:
+            return False
+        if self.receipts:
+            size = len(piece.receipts)
+            return size > 0 and self.receipts[len(self.receipts) - size :] == piece.receipts
+        if piece.receipts:
+            return False
+        return self.text == piece.text or self.text.endswith(" " + piece.text)
+
+    def without_end(self, piece: Fingerprint) -> Fingerprint:
+        """What is left of this fingerprint before `piece` (which `ends_with` accepted)."""
+        if self.receipts:
+            return Fingerprint(self.receipts[: len(self.receipts) - len(piece.receipts)], "")
+        return Fingerprint((), self.text[: max(0, len(self.text) - len(piece.text) - 1)])
+
+    @property
+    def empty(self) -> bool:
+        """True when nothing is left (no receipts and no text)."""
+        return not self.receipts and not self.text
+
+
+def fingerprint(text: str, limits: Limits = DEFAULT_LIMITS) -> Fingerprint:
+    """SPEC §7.1: the fingerprint of a message's text."""
+    text = mend_surrogates(text)
+    receipts = receipts_in(text, limits)
+    if receipts:
+        return Fingerprint(receipts, "")
+    return Fingerprint((), _collapse(strip_speaker(text)))
+
+
+def join(pieces: Iterable[Fingerprint]) -> Fingerprint:
+    """The fingerprint of a chain: receipts concatenated, else texts joined with a space."""
+    listed = list(pieces)
+    receipts = tuple(r for piece in listed for r in piece.receipts)
+    if receipts:
+        return Fingerprint(receipts, "")
+    return Fingerprint((), " ".join(piece.text for piece in listed if piece.text))
+
+
+def message_text(content: object) -> str:
+    """The text of an OpenAI message's `content`: a string, or the text parts of a list."""
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        return "\n".join(_text_parts(content))
+    return ""
+
+
+def _text_parts(parts: list[object]) -> Iterator[str]:
+    for part in parts:
+        if isinstance(part, dict) and part.get("type") == "text":
+            text = part.get("text")
+            if isinstance(text, str):
+                yield text
