@@ -26,9 +26,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-import regex
-
-from gmtags.history.fingerprint import Fingerprint, fingerprint, message_text, strip_speaker
+from gmtags.history.fingerprint import Fingerprint, fingerprint, message_text, normal_text
 from gmtags.history.store import Node
 
 CANDIDATES = 64
@@ -37,7 +35,6 @@ CHAIN = 256
 """The most pieces a chain of continuations is followed up."""
 
 SYSTEM_ROLES = frozenset({"system", "developer"})
-_SPACE = regex.compile(r"\s+")
 
 
 class Nodes(Protocol):
@@ -162,18 +159,14 @@ def find_anchor(messages: Sequence[Said], nodes: Nodes, chat_id: str | None) -> 
     return None
 
 
-def _plain(text: str) -> str:
-    return _SPACE.sub(" ", strip_speaker(text)).strip()
-
-
 def continues(messages: Sequence[Said], anchor: int) -> bool:
     """True when the messages end with message `anchor`, or after it hold only system
     messages and nudges (user messages quoting its text)."""
-    quoted = _plain(messages[anchor].text)
+    quoted = normal_text(messages[anchor].text)
     for message in messages[anchor + 1 :]:
         if message.role in SYSTEM_ROLES:
             continue
-        if message.role == "user" and quoted and quoted in _plain(message.text):
+        if message.role == "user" and quoted and quoted in normal_text(message.text):
             continue
         return False
     return True

@@ -10,6 +10,9 @@ content, never by position:
 - any other message by its text, whitespace runs collapsed and trimmed, with
   a leading speaker prefix ignored: up to 64 characters ending in `": "` on
   its first line, as SillyTavern's names modes add ("Gamemaster: …").
+  Decision: whitespace next to `*` or `_` is dropped too, because
+  SillyTavern's markdown fix (on by default) moves the spaces just inside an
+  emphasis pair of every reply it saves ("*He nods. *" becomes "*He nods.*").
 
 The pieces of a chain (a reply and its continuations) join as texts joined
 with one space, so SillyTavern's `partial + " " + continuation` and the
@@ -39,6 +42,7 @@ EDGE = 64
 """Characters of a text's end that its tail key covers (and the longest speaker prefix)."""
 
 _SPACE = regex.compile(r"\s+")
+_EMPHASIS_SPACE = regex.compile(r"\s*([*_]+)\s*")
 _RESULT = regex.compile(r"(?<![A-Za-z0-9_])result[ \t]*=[ \t]*[\"\u201c\u201d]")
 _KEY_BYTES = 16
 
@@ -150,7 +154,12 @@ def fingerprint(text: str, limits: Limits = DEFAULT_LIMITS) -> Fingerprint:
     receipts = receipts_in(text, limits)
     if receipts:
         return Fingerprint(receipts, "")
-    return Fingerprint((), _collapse(strip_speaker(text)))
+    return Fingerprint((), normal_text(text))
+
+
+def normal_text(text: str) -> str:
+    """A text as a text fingerprint holds it (see the module docstring)."""
+    return _EMPHASIS_SPACE.sub(r"\1", _collapse(strip_speaker(text)))
 
 
 def join(pieces: Iterable[Fingerprint]) -> Fingerprint:

@@ -28,6 +28,12 @@ class TestFingerprint:
         """Whitespace runs fold to one space and the ends are trimmed."""
         assert fingerprint("  The road\n\n is   dark.\t") == fingerprint("The road is dark.")
 
+    def test_spaces_at_emphasis_marks_are_ignored(self) -> None:
+        """SillyTavern's markdown fix moving spaces inside `*` pairs keeps the fingerprint."""
+        assert fingerprint("*He nods. * Then _ quietly _") == fingerprint(
+            "*He nods.* Then _quietly_"
+        )
+
     def test_speaker_prefix_is_ignored(self) -> None:
         """SillyTavern's `Name: ` prefix on the first line does not change the fingerprint."""
         assert fingerprint("Gamemaster: The road is dark.") == fingerprint("The road is dark.")
