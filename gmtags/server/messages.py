@@ -7,7 +7,9 @@
   snapshot) goes as close to where the model writes as the request allows:
   as a system message right after the last user message when the request
   already has a system message after its first non-system one (the client
-  accepts system messages mid-chat), else appended to the last user
+  accepts system messages mid-chat; when a system message already follows
+  the last user message, the reminder opens it, so no two system messages
+  stand in a row), else appended to the last user
   message's text, so a client whose prompt post-processing forbids system
   messages mid-chat ("strict") keeps its alternation. `merge=True`
   (`--merge-instructions`) always appends it.
@@ -62,7 +64,14 @@ def with_instructions(
         last = copied[users[-1]]
         last["content"] = _appended(last.get("content"), instructions.reminder)
     elif as_message:
-        copied.insert(users[-1] + 1, {"role": "system", "content": instructions.reminder})
+        after = users[-1] + 1
+        if after < len(copied) and copied[after].get("role") in SYSTEM_ROLES:
+            following = copied[after]
+            following["content"] = _appended(
+                following.get("content"), instructions.reminder, first=True
+            )
+        else:
+            copied.insert(after, {"role": "system", "content": instructions.reminder})
     system = instructions.system if users else instructions.system + _JOIN + instructions.reminder
     if copied and copied[0].get("role") in SYSTEM_ROLES:
         copied[0]["content"] = _appended(copied[0].get("content"), system, first=True)

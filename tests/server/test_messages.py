@@ -30,7 +30,7 @@ class TestWithInstructions:
 
     def test_reminder_is_a_system_message_when_the_client_sends_them_mid_chat(self) -> None:
         """With a system message after the conversation began, the reminder follows the last
-        user message as a system message of its own."""
+        user message as system text: opening the system message there, or one of its own."""
         messages = [
             {"role": "system", "content": "card"},
             {"role": "assistant", "content": "Hello."},
@@ -42,7 +42,13 @@ class TestWithInstructions:
             ("system", "SYSTEM PART\n\ncard"),
             ("assistant", "Hello."),
             ("user", "hi"),
+            ("system", "REMINDER\n\npost-history"),
+        ]
+        continued = [*messages[:3], {"role": "assistant", "content": "The"}, messages[3]]
+        out = with_instructions(continued, GM)
+        assert shape(out)[3:] == [
             ("system", "REMINDER"),
+            ("assistant", "The"),
             ("system", "post-history"),
         ]
 
