@@ -70,15 +70,18 @@ def strip_speaker(text: str) -> str:
     return body[colon + 2 :]
 
 
-def receipts_in(text: str, limits: Limits = DEFAULT_LIMITS) -> tuple[str, ...]:
-    """The gmtags receipts in `text`, in order: whole tags that carry `result=`."""
-    found: list[str] = []
+def iter_receipts(text: str, limits: Limits = DEFAULT_LIMITS) -> Iterator[str | None]:
+    """Each tag span of `text` in order: its receipt (a whole tag that carries `result=`,
+    whitespace collapsed), or None for a span that is not one. A caller can pause between
+    spans (the proxy does, on a very long reply)."""
     for span in find_spans(text, limits):
-        if span.complete:
-            tag = text[span.start : span.end]
-            if _RESULT.search(tag):
-                found.append(_collapse(tag))
-    return tuple(found)
+        tag = text[span.start : span.end]
+        yield _collapse(tag) if span.complete and _RESULT.search(tag) else None
+
+
+def receipts_in(text: str, limits: Limits = DEFAULT_LIMITS) -> tuple[str, ...]:
+    """The gmtags receipts in `text`, in order."""
+    return tuple(receipt for receipt in iter_receipts(text, limits) if receipt is not None)
 
 
 @dataclass(frozen=True, slots=True)
@@ -151,10 +154,12 @@ class Fingerprint:
 def fingerprint(text: str, limits: Limits = DEFAULT_LIMITS) -> Fingerprint:
     """SPEC §7.1: the fingerprint of a message's text."""
     text = mend_surrogates(text)
-    receipts = receipts_in(text, limits)
-    if receipts:
-        return Fingerprint(receipts, "")
-    return Fingerprint((), normal_text(text))
+    return of_receipts(receipts_in(text, limits), text)
+
+
+def of_receipts(receipts: tuple[str, ...], text: str) -> Fingerprint:
+    """The fingerprint of `text` (surrogates mended) whose receipts are `receipts`."""
+    return Fingerprint(receipts, "") if receipts else Fingerprint((), normal_text(text))
 
 
 def normal_text(text: str) -> str:

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from gmtags.history.anchor import continues, find_anchor, is_player_turn, said
-from gmtags.history.fingerprint import fingerprint
+from gmtags.history.fingerprint import Fingerprint, fingerprint
 from gmtags.history.store import HistoryStore, Node, NodeKind
 from gmtags.state.snapshot import Snapshot
 
@@ -104,9 +104,13 @@ class ChatBook:
         node = self.store.reserve(chat_id, parent, kind, before)
         return Turn(node, None if anchor is None else anchor.node, before)
 
-    def finish(self, turn: Turn, text: str, after: Snapshot) -> Node:
-        """Store the reply as the player received it (`text`) with the snapshot it left."""
-        return self.store.complete(turn.node, after, fingerprint(text), current=turn.kind == "turn")
+    def finish(
+        self, turn: Turn, text: str, after: Snapshot, print_: Fingerprint | None = None
+    ) -> Node:
+        """Store the reply as the player received it (`text`, or its fingerprint `print_` when
+        already made) with the snapshot it left."""
+        made = fingerprint(text) if print_ is None else print_
+        return self.store.complete(turn.node, after, made, current=turn.kind == "turn")
 
     def abandon(self, turn: Turn) -> None:
         """Forget a reply that was never made."""

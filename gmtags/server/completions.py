@@ -11,9 +11,13 @@ instructions are added where the client's prompt format allows
   `finish_reason` chunk, `[DONE]`, or the end of the stream);
 - a UTF-16 surrogate pair split across two deltas (some model servers send
   an emoji that way) is joined before it is fed; a lone half becomes U+FFFD;
-- processing a large piece (a reply or delta over `THREAD_AT` characters)
-  runs in a worker thread, so one enormous reply does not stall every other
-  chat on the event loop.
+- a large piece of text (a whole reply, or a delta, over `SLICE` characters)
+  goes through the processor `SLICE` characters at a time, handing the event
+  loop back between slices, and so does finding its receipts, so one
+  enormous reply (a megabyte of tags) does not stall every other chat. The
+  result is the same: the processor gives the same output for any chunking.
+  (A worker thread would not do: the thread holds the GIL, and every other
+  request then waits for it at each step.)
 
 Only choice 0 is rewritten, so a request asking for several choices (`n` > 1)
 is refused with an OpenAI-style error object, streaming or not, like every
@@ -29,18 +33,17 @@ broke off is not recorded: its reserved node is abandoned.
 
 from __future__ import annotations
 
-import functools
+import asyncio
 import json
 from collections.abc import AsyncIterator, Callable, Mapping
-from typing import Any, TypeVar
+from typing import Any
 
 import httpx
-from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import Response, StreamingResponse
 
+from gmtags.history.fingerprint import Fingerprint, fingerprint, iter_receipts, of_receipts
 from gmtags.log import get_logger
-from gmtags.process import ProcessResult, process
 from gmtags.prompt import gm_instructions
 from gmtags.server.chats import CHAT_HEADER, MAX_CHAT_ID, ChatBook, Turn, chat_header
 from gmtags.server.config import ServerConfig
@@ -51,10 +54,10 @@ from gmtags.server.upstream import Upstream, UpstreamError, failure
 from gmtags.stream import StreamProcessor
 from gmtags.text import mend_surrogates
 
-THREAD_AT = 16 * 1024
-"""Pieces of reply text longer than this are processed in a worker thread."""
-
-_T = TypeVar("_T")
+SLICE = 2 * 1024
+"""Characters processed between two hand-backs to the event loop (a few ms of tags)."""
+_SPANS = 256
+"""Tag spans read between two hand-backs while finding a long reply's receipts."""
 
 
 class BadRequest(Exception):
@@ -108,11 +111,29 @@ def named_chat(request: Request) -> str | None:
     return named or None
 
 
-async def _maybe_in_thread(size: int, work: Callable[[], _T]) -> _T:
-    """Run `work` here when `size` is small, else in a worker thread."""
-    if size > THREAD_AT:
-        return await run_in_threadpool(work)
-    return work()
+async def _feed(feed: Callable[[str], str], text: str) -> str:
+    """`feed(text)`, made `SLICE` characters at a time with the event loop served between."""
+    if len(text) <= SLICE:
+        return feed(text)
+    out: list[str] = []
+    for start in range(0, len(text), SLICE):
+        out.append(feed(text[start : start + SLICE]))
+        await asyncio.sleep(0)
+    return "".join(out)
+
+
+async def _fingerprint(text: str) -> Fingerprint:
+    """`fingerprint(text)`, pausing for the event loop every `_SPANS` tags of a long text."""
+    if len(text) <= SLICE:
+        return fingerprint(text)
+    text = mend_surrogates(text)
+    receipts: list[str] = []
+    for count, receipt in enumerate(iter_receipts(text), start=1):
+        if receipt is not None:
+            receipts.append(receipt)
+        if count % _SPANS == 0:
+            await asyncio.sleep(0)
+    return of_receipts(tuple(receipts), text)
 
 
 class Completions:
@@ -159,8 +180,10 @@ class Completions:
             return json_response(error.body, error.status, headers)
         return json_response(await self._rewrite(reply, turn, log), 200, headers)
 
-    def _process(self, text: str, turn: Turn) -> ProcessResult:
-        return process(text, self.config.ruleset, turn.before, seed=turn.seed)
+    def _processor(self, turn: Turn) -> StreamProcessor:
+        return StreamProcessor(
+            self.config.ruleset, turn.before, turn.seed, display=self.config.display
+        )
 
     async def _rewrite(self, reply: Any, turn: Turn, log: Any) -> Any:
         """A non-streaming reply with choice 0's content processed whole."""
@@ -171,40 +194,43 @@ class Completions:
             return reply
         content = message.get("content") if isinstance(message, dict) else None
         text = mend_surrogates(content) if isinstance(content, str) else ""
-        result = await _maybe_in_thread(len(text), lambda: self._process(text, turn))
-        shown = result.display if self.config.display else result.text
+        processor = self._processor(turn)  # equal to process() for any chunking
+        shown = await _feed(processor.feed, text) + processor.close()
+        result = processor.result
+        print_ = await _fingerprint(shown)
         if isinstance(content, str):
             message["content"] = shown
-        self.book.finish(turn, shown, result.snapshot)
+        self.book.finish(turn, shown, result.snapshot, print_)
         log.info("reply", receipts=len(result.receipts))
         return reply
 
     async def _relay(self, upstream: httpx.Response, turn: Turn, log: Any) -> AsyncIterator[bytes]:
         """The upstream's SSE stream with choice 0's content rewritten as it arrives."""
-        relay = _Relay(
-            StreamProcessor(
-                self.config.ruleset, turn.before, turn.seed, display=self.config.display
-            )
-        )
+        relay = _Relay(self._processor(turn))
         last: dict[str, Any] = {}
         broken = False
         recorded = False
 
-        def finish() -> str:
-            """Close the processor and record the reply, once: before the last bytes go out,
-            so a caller that has read the whole stream always finds the reply stored."""
+        def record(print_: Fingerprint | None = None) -> None:
+            """Record the reply, once: before the last bytes go out, so a caller that has read
+            the whole stream always finds the reply stored."""
             nonlocal recorded
-            tail = relay.close()
             if not recorded:
                 recorded = True
-                self.book.finish(turn, relay.shown, relay.processor.result.snapshot)
-                log.info("reply", receipts=len(relay.processor.result.receipts))
+                result = relay.processor.result
+                self.book.finish(turn, relay.shown, result.snapshot, print_)
+                log.info("reply", receipts=len(result.receipts))
+
+        async def finish() -> str:
+            tail = relay.close()
+            shown = relay.shown
+            record(await _fingerprint(shown))
             return tail
 
         try:
             async for data in sse_data(upstream.aiter_lines()):
                 if data.strip() == DONE:
-                    if tail := finish():
+                    if tail := await finish():
                         yield event(_tail(last, tail))
                     yield event(DONE)
                     break
@@ -217,7 +243,7 @@ class Completions:
                     await relay.rewrite(chunk)
                 yield event(chunk)
             else:
-                if tail := finish():
+                if tail := await finish():
                     yield event(_tail(last, tail))
         except httpx.HTTPError as error:
             broken = True
@@ -229,7 +255,8 @@ class Completions:
             if broken and not recorded:
                 self.book.abandon(turn)
             elif not recorded:
-                finish()
+                relay.close()
+                record()
             await upstream.aclose()
 
 
@@ -283,7 +310,7 @@ class _Relay:
             out = ""
             if isinstance(content, str):
                 text = self._take(content)
-                out = await _maybe_in_thread(len(text), functools.partial(self._feed, text))
+                out = await _feed(self._feed, text)
             if choice.get("finish_reason") is not None:
                 out += self.close()
             if isinstance(content, str) or out:

@@ -25,6 +25,8 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
 
+from gmtags.server.errors import json_response
+
 MODEL = "gmtags-demo"
 
 DEMO_REPLIES = (
@@ -102,7 +104,7 @@ class ScriptedUpstream:
             return StreamingResponse(
                 self._stream(ident, model, text), media_type="text/event-stream"
             )
-        return JSONResponse(
+        return json_response(
             {
                 "id": ident,
                 "object": "chat.completion",
@@ -117,7 +119,7 @@ class ScriptedUpstream:
                 ],
                 "usage": {"prompt_tokens": 0, "completion_tokens": 0, "total_tokens": 0},
             }
-        )
+        )  # a lone surrogate half in a reply goes out escaped, as JSON allows
 
     async def _stream(self, ident: str, model: str, text: str) -> AsyncIterator[bytes]:
         def chunk(delta: dict[str, Any], finish: str | None = None) -> bytes:

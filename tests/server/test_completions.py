@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import logging
 import socket
+import threading
+import time
 from collections.abc import Callable
 
 import httpx
@@ -264,3 +266,55 @@ class TestReadBody:
         response = httpx.post(f"{proxy.url}/chat/completions", json=body, headers=headers)
         assert response.status_code == 400
         assert "X-Gmtags-Chat" in response.json()["error"]["message"]
+
+
+class TestHostileUpstream:
+    def test_surrogate_halves_in_two_chunks_are_joined(
+        self, make_proxy: Callable[..., Proxy], chat_id: str
+    ) -> None:
+        """An emoji whose UTF-16 halves arrive escaped in two consecutive chunks reaches the
+        caller whole, and the stream is not cut."""
+        reply = 'Hi 😀 there. [clock: name="Alarm raised" size="6"] Bye 🎲'
+        upstream = ScriptedUpstream(replies=(reply,), utf16=True, chunk_size=4)
+        proxy = make_proxy(upstream)
+        text = ask(proxy, chat_id, FIRST, stream=True)
+        assert text.startswith("Hi 😀 there. [clock:") and text.endswith("Bye 🎲")
+        assert "\ufffd" not in text
+        assert newest(proxy, chat_id).fingerprint.receipts[0].endswith('now="0/6"]')
+
+    def test_a_lone_half_becomes_a_replacement_character(
+        self, make_proxy: Callable[..., Proxy], chat_id: str
+    ) -> None:
+        """A surrogate half with no partner never breaks the stream: it becomes U+FFFD."""
+        proxy = make_proxy(ScriptedUpstream(replies=("tail \ud83d",), chunk_size=3))
+        assert ask(proxy, chat_id, FIRST, stream=True) == "tail \ufffd"
+        assert ask(proxy, chat_id, FIRST, stream=False) == "tail \ufffd"
+
+    @pytest.mark.parametrize("stream", [False, True])
+    def test_a_huge_reply_does_not_stall_other_chats(
+        self, make_proxy: Callable[..., Proxy], stream: bool
+    ) -> None:
+        """While a megabyte of tags is processed, the proxy still answers everyone else."""
+        tag = '[clock: name="Alarm raised" tick="1"] '
+        huge = tag * (1_000_000 // len(tag))
+        proxy = make_proxy(ScriptedUpstream(replies=(huge,), chunk_size=500_000))
+        done = threading.Event()
+        got: list[str] = []
+
+        def slow() -> None:
+            got.append(ask(proxy, "huge", FIRST, stream))
+            done.set()
+
+        worker = threading.Thread(target=slow)
+        worker.start()
+        waits: list[float] = []
+        while not done.is_set():
+            started = time.perf_counter()
+            assert httpx.get(f"{proxy.server.url}/healthz", timeout=10).status_code == 200
+            waits.append(time.perf_counter() - started)
+            time.sleep(0.02)
+        worker.join()
+        assert len(waits) >= 5  # the huge reply took a while…
+        assert max(waits) < 0.5  # …and nobody else waited for it
+        node = newest(proxy, "huge")
+        assert got == [process(huge, proxy.config.ruleset, proxy.config.start, node.seed).text]
