@@ -10,14 +10,21 @@ request's earlier assistant messages (the longest such chain) wins, then the
 newest. A new reply starts from the anchor's snapshot after and hangs under
 it. Neither the number of messages nor the first messages ever count.
 
+The tie-break walks all matching nodes back together, one earlier assistant
+message at a time, with one batched read per step, and stops as soon as one
+is left: replies with the same receipts are common in a long campaign (a
+reply that only spends one oil), and they part at the first earlier reply
+that differs.
+
 A request continues its anchor when it ends with the anchor itself, or with
 the anchor followed only by system messages or a nudge (a user message that
 quotes the anchor's text, as SillyTavern's continue nudge does once "strict"
 post-processing has made it a user message).
 
-Decision (bounds): at most `CANDIDATES` nodes, the newest, are weighed for one
-message, and a chain is followed up at most `CHAIN` pieces, so a request
-costs the same however long its chat has grown.
+Decision (bounds, so a request costs the same however long its chats grow):
+at most `EXACT` nodes, the newest, are weighed as a message's exact match and
+`CHAINED` as the last piece of a chain, and a chain is followed up at most
+`CHAIN` pieces.
 """
 
 from __future__ import annotations
@@ -27,10 +34,12 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from gmtags.history.fingerprint import Fingerprint, fingerprint, message_text, normal_text
-from gmtags.history.store import Node
+from gmtags.history.store import Head, Node
 
-CANDIDATES = 64
-"""The most nodes weighed as the match of one message (the newest first)."""
+EXACT = 1000
+"""The most nodes weighed as the exact match of one message (the newest first)."""
+CHAINED = 256
+"""The most nodes weighed as the last piece of a chain making up one message."""
 CHAIN = 256
 """The most pieces a chain of continuations is followed up."""
 
@@ -38,12 +47,20 @@ SYSTEM_ROLES = frozenset({"system", "developer"})
 
 
 class Nodes(Protocol):
-    """What the anchor search reads: nodes by their end keys, and a node by its id."""
+    """What the anchor search reads from a store of nodes."""
+
+    def exact(self, key: str, chat_id: str | None, limit: int) -> list[Head]:
+        """The newest `limit` nodes whose fingerprint key is `key`."""
+        ...
 
     def ending(
         self, keys: Iterable[str], tail: str | None, chat_id: str | None, limit: int
     ) -> list[Node]:
         """The newest `limit` nodes whose key is in `keys` or whose tail is `tail`."""
+        ...
+
+    def heads(self, idents: Iterable[int]) -> dict[int, Head]:
+        """The nodes among `idents`, without their fingerprints."""
         ...
 
     def node(self, ident: int) -> Node:
@@ -77,18 +94,30 @@ def said(messages: Sequence[Mapping[str, Any]]) -> list[Said]:
 
 @dataclass(frozen=True, slots=True)
 class Anchor:
-    """The node a request goes on from, the message that matched it, and its chain's first node."""
+    """The node a request goes on from, the message that matched it, and the first node of the
+    chain the message matched (the node itself for an exact match)."""
 
     node: Node
     message: int
-    first: Node
+    first: int
 
 
-class _Reader:
-    """Node reads for one search, each node read once."""
+@dataclass(frozen=True, slots=True)
+class _Match:
+    """A chain of nodes making up a message: its last node, its first, and the parent of its
+    first (where the chat's earlier replies go on, None: the start)."""
 
-    def __init__(self, nodes: Nodes) -> None:
+    end: int
+    first: int
+    before: int | None
+
+
+class _Search:
+    """One anchor search: its store, its chat, and the nodes it has read."""
+
+    def __init__(self, nodes: Nodes, chat_id: str | None) -> None:
         self.nodes = nodes
+        self.chat_id = chat_id
         self.cache: dict[int, Node] = {}
 
     def node(self, ident: int) -> Node:
@@ -111,51 +140,69 @@ class _Reader:
             node = self.node(node.parent)
         return None
 
+    def matches(self, print_: Fingerprint) -> list[_Match]:
+        """Every node (within the bounds) that `print_` matches, exactly or as a chain."""
+        found = [
+            _Match(head.id, head.id, head.parent)
+            for head in self.nodes.exact(print_.key, self.chat_id, EXACT)
+        ]
+        keys, tail = print_.end_keys()
+        keys.discard(print_.key)
+        for node in self.nodes.ending(keys, tail, self.chat_id, CHAINED):
+            if node.fingerprint == print_:
+                continue  # an exact match, already found
+            self.cache.setdefault(node.id, node)
+            first = self.chain_start(print_, node)
+            if first is not None:
+                found.append(_Match(node.id, first.id, first.parent))
+        return found
 
-def _matches(print_: Fingerprint, reader: _Reader, chat_id: str | None) -> list[tuple[Node, Node]]:
-    keys, tail = print_.end_keys()
-    found: list[tuple[Node, Node]] = []
-    for node in reader.nodes.ending(keys, tail, chat_id, CANDIDATES):
-        reader.cache.setdefault(node.id, node)
-        first = reader.chain_start(print_, node)
-        if first is not None:
-            found.append((node, first))
-    return found
+    def ends_here(self, print_: Fingerprint, head: Head) -> tuple[bool, int | None]:
+        """Whether a chain ending at `head` makes up `print_`, and the parent of its first node
+        (the full node is read only when `head`'s keys say such a chain can end there)."""
+        if head.key == print_.key:
+            return True, head.parent
+        keys, tail = print_.end_keys()
+        if head.key not in keys and (tail is None or head.tail != tail):
+            return False, None
+        start = self.chain_start(print_, self.node(head.id))
+        return (False, None) if start is None else (True, start.parent)
 
-
-def _ancestry(first: Node, messages: Sequence[Said], before: int, reader: _Reader) -> int:
-    """How many of the assistant messages before `before` match `first`'s ancestors in turn."""
-    count, parent = 0, first.parent
-    for index in range(before - 1, -1, -1):
-        if parent is None:
-            break
-        message = messages[index]
-        if message.role != "assistant":
-            continue
-        start = reader.chain_start(message.fingerprint, reader.node(parent))
-        if start is None:
-            break
-        count, parent = count + 1, start.parent
-    return count
+    def best(self, found: list[_Match], messages: Sequence[Said], index: int) -> _Match:
+        """The match whose ancestors match the most earlier assistant messages, then the newest."""
+        alive = {match.end: (match, match.before) for match in found}
+        for earlier in range(index - 1, -1, -1):
+            if len(alive) <= 1:
+                break
+            message = messages[earlier]
+            if message.role != "assistant":
+                continue
+            heads = self.nodes.heads(at for _, at in alive.values() if at is not None)
+            survivors: dict[int, tuple[_Match, int | None]] = {}
+            for end, (match, at) in alive.items():
+                head = None if at is None else heads.get(at)
+                if head is not None:
+                    matched, before = self.ends_here(message.fingerprint, head)
+                    if matched:
+                        survivors[end] = (match, before)
+            if not survivors:
+                break
+            alive = survivors
+        return alive[max(alive)][0]
 
 
 def find_anchor(messages: Sequence[Said], nodes: Nodes, chat_id: str | None) -> Anchor | None:
     """SPEC §7.1: the anchor of these messages among the nodes of `chat_id` (None: any chat)."""
-    reader = _Reader(nodes)
+    search = _Search(nodes, chat_id)
     for index in range(len(messages) - 1, -1, -1):
         message = messages[index]
         if message.role != "assistant" or message.fingerprint.empty:
             continue
-        found = _matches(message.fingerprint, reader, chat_id)
+        found = search.matches(message.fingerprint)
         if not found:
             continue
-        if len(found) == 1:
-            node, first = found[0]
-        else:
-            node, first = max(
-                found, key=lambda pair: (_ancestry(pair[1], messages, index, reader), pair[0].id)
-            )
-        return Anchor(node, index, first)
+        chosen = found[0] if len(found) == 1 else search.best(found, messages, index)
+        return Anchor(search.node(chosen.end), index, chosen.first)
     return None
 
 

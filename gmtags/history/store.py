@@ -70,13 +70,24 @@ CREATE TABLE IF NOT EXISTS nodes (
     receipts TEXT,
     text TEXT
 );
-CREATE INDEX IF NOT EXISTS nodes_key ON nodes(key);
+CREATE INDEX IF NOT EXISTS nodes_key ON nodes(key, chat_id, id);
 CREATE INDEX IF NOT EXISTS nodes_tail ON nodes(tail);
 CREATE INDEX IF NOT EXISTS nodes_parent ON nodes(parent);
 CREATE INDEX IF NOT EXISTS nodes_chat ON nodes(chat_id, id);
 """
 
 _NODE_COLUMNS = "id, chat_id, parent, kind, seed, before, after, receipts, text"
+
+
+@dataclass(frozen=True, slots=True)
+class Head:
+    """A node's place and lookup keys, read without its fingerprint: what tie-breaks need."""
+
+    id: int
+    chat_id: str
+    parent: int | None
+    key: str | None
+    tail: str | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,6 +118,17 @@ def _node(row: tuple[object, ...]) -> Node:
         str(before),
         str(after),
         print_,
+    )
+
+
+def _head(row: tuple[object, ...]) -> Head:
+    ident, chat_id, parent, key, tail = row
+    return Head(
+        int(str(ident)),
+        str(chat_id),
+        None if parent is None else int(str(parent)),
+        None if key is None else str(key),
+        None if tail is None else str(tail),
     )
 
 
@@ -290,6 +312,36 @@ class HistoryStore:
             ).fetchall()
         return [_node(row) for row in rows]
 
+    def exact(self, key: str, chat_id: str | None, limit: int) -> list[Head]:
+        """The newest `limit` finished nodes whose fingerprint key is `key`, in chat `chat_id`
+        (None: in any chat), newest first."""
+        where, params = "key = ?", [key]
+        if chat_id is not None:
+            where, params = where + " AND chat_id = ?", [*params, chat_id]
+        query = (
+            f"SELECT id, chat_id, parent, key, tail FROM nodes WHERE {where}"
+            " AND after IS NOT NULL ORDER BY id DESC LIMIT ?"
+        )
+        with self._lock:
+            rows = self._db.execute(query, (*params, limit)).fetchall()
+        return [_head(row) for row in rows]
+
+    def heads(self, idents: Iterable[int]) -> dict[int, Head]:
+        """The finished nodes among `idents`, by id, without their fingerprints."""
+        wanted = sorted(set(idents))
+        found: dict[int, Head] = {}
+        for start in range(0, len(wanted), _BATCH):
+            batch = wanted[start : start + _BATCH]
+            marks = ", ".join("?" for _ in batch)
+            with self._lock:
+                rows = self._db.execute(
+                    f"SELECT id, chat_id, parent, key, tail FROM nodes WHERE id IN ({marks})"
+                    " AND after IS NOT NULL",
+                    batch,
+                ).fetchall()
+            found.update((int(row[0]), _head(row)) for row in rows)
+        return found
+
     def ending(
         self, keys: Iterable[str], tail: str | None, chat_id: str | None, limit: int
     ) -> list[Node]:
@@ -390,5 +442,7 @@ class HistoryStore:
             return cursor.rowcount
 
 
+_BATCH = 500
+"""Node ids read in one query (well under SQLite's limit on bound values)."""
 _SNAPSHOT_CACHE = 4096
 """Snapshots kept in memory after reading (each is small; the proxy reads the same ones often)."""

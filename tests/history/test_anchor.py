@@ -103,7 +103,7 @@ class TestChains:
         more = reply(store, "open, and the dark breathes out.", partial)
         messages = talk(("assistant", f"The door creaks{join}open, and the dark breathes out."))
         anchor = find_anchor(messages, store, "c")
-        assert anchor is not None and anchor.node == more and anchor.first == partial
+        assert anchor is not None and anchor.node == more and anchor.first == partial.id
 
     def test_receipts_chain(self, store: HistoryStore) -> None:
         """A continued message with receipts in both pieces matches the chain of them."""
@@ -131,6 +131,22 @@ class TestTieBreak:
         )
         anchor = find_anchor(messages, store, "c")
         assert anchor is not None and anchor.node == on_left
+
+    def test_many_replies_with_the_same_receipts(self, store: HistoryStore) -> None:
+        """Of hundreds of chats whose replies share one receipt, the earlier reply picks one."""
+        spend = '[sheet: op="spend" pool="oil" amount="1" result="ok" now="3/4"]'
+        ends = {}
+        for number in range(300):
+            chat = f"chat-{number}"
+            store.ensure_chat(chat, START)
+            first = reply(store, f"Chat {number} begins.", chat=chat)
+            ends[number] = reply(store, f"Oil. {spend}", first, chat=chat)
+        for number in (0, 150, 299):
+            messages = talk(
+                ("assistant", f"Chat {number} begins."), ("user", "go"), ("assistant", spend)
+            )
+            anchor = find_anchor(messages, store, None)
+            assert anchor is not None and anchor.node == ends[number]
 
     def test_then_the_newest(self, store: HistoryStore) -> None:
         """With equal ancestry, the newest node wins."""
