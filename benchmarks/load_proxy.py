@@ -17,11 +17,11 @@ Reported: completed replies per second; the time to the first SSE chunk whose
 difference (the latency the proxy adds); errors (a status other than 200, an
 error event, a stream without `[DONE]` or without content, a connection
 failure: there must be none); and whether every chat's snapshot history is
-intact afterwards, read back with the history store's read API: one record per
-reply it got (a single swipe, at the reply's message index, none elsewhere),
-each record's seed and snapshots those of replaying the upstream's replies with
-`process()` from the chat's start, the chat's current state the replay's last
-one, and the text the chat received the replay's text.
+intact afterwards, read back with the history store's read API: one node per
+reply it got, each the child of the one before (SPEC §7.1), each node's
+snapshots those of replaying the upstream's replies with `process()` and the
+node's seed from the chat's start, the chat's current node its last one, and
+the text the chat received the replay's text.
 
 The client, both servers and the proxy's SQLite writes share one process (and
 its GIL), so the figures are those of one machine doing all of it.
@@ -51,7 +51,6 @@ from gmtags.server.chats import CHAT_HEADER
 from gmtags.server.demo import demo_config
 from gmtags.server.demo_upstream import MODEL, ScriptedUpstream
 from gmtags.state.snapshot import Snapshot
-from gmtags.transcript.seeds import derive_seed
 
 HOST = "127.0.0.1"
 """Loopback only: nothing here listens on or connects to any other address."""
@@ -61,6 +60,7 @@ DIRECT_SECONDS = 10.0
 QUICK = (5, 3.0, 2.0)
 """`--quick`: chats, seconds through the proxy, seconds of the direct baseline."""
 CLIENT_TIMEOUT = 30.0
+SYSTEM = "You are the GM of the Lantern Watch."
 API_KEY = "sk-load-test"
 
 
@@ -166,7 +166,16 @@ async def run_chats(base: str, chats: int, seconds: float) -> Run:
     """`chats` chats streaming replies from `base` (a `/v1` URL) one after another for `seconds`."""
     url = f"{base}/chat/completions"
     names = [f"load-{index}" for index in range(chats)]
-    book = [Chat(name, [{"role": "user", "content": user_line(name, 0)}]) for name in names]
+    book = [
+        Chat(
+            name,
+            [
+                {"role": "system", "content": SYSTEM},
+                {"role": "user", "content": user_line(name, 0)},
+            ],
+        )
+        for name in names
+    ]
     limits = httpx.Limits(max_connections=chats, max_keepalive_connections=chats)
     async with httpx.AsyncClient(timeout=CLIENT_TIMEOUT, limits=limits) as client:
         started = time.perf_counter()
@@ -190,44 +199,29 @@ def check_history(
 ) -> list[str]:
     """What is wrong with `chat`'s stored history (empty when it is intact)."""
     chat_id = chat.chat_id
-    length = store.length(chat_id)
     count = len(chat.replies)
-    if length is None:
+    if not store.has_chat(chat_id):
         return [f"{chat_id}: not in the store"] if count else []
-    problems: list[str] = []
-    if length != 2 * count:
-        problems.append(f"{chat_id}: length {length}, expected {2 * count}")
-    records = {m: r for m in range(max(length, 2 * count)) if (r := store.record(chat_id, m))}
-    expected = {2 * turn + 1 for turn in range(count)}
-    if set(records) != expected:
-        problems.append(f"{chat_id}: {len(records)} records for {count} replies")
+    nodes = store.nodes(chat_id)
+    if len(nodes) != count:
+        return [f"{chat_id}: {len(nodes)} nodes for {count} replies"]
     snapshot = store.start(chat_id)
-    for turn, received in enumerate(chat.replies):
-        message = 2 * turn + 1
-        record = records.get(message)
+    parent: int | None = None
+    for turn, (received, node) in enumerate(zip(chat.replies, nodes, strict=True)):
         raw = upstream.reply_for([{"role": "user"}] * (turn + 1))
-        seed = derive_seed(chat_id, message, 0)
-        result = process(raw, ruleset, snapshot, seed=seed)
-        if record is None:
-            break
-        swipe = record.swipes[0] if len(record.swipes) == 1 else None
-        if swipe is None or record.current != 0:
-            problems.append(f"{chat_id}: message {message} has {len(record.swipes)} swipes")
-            break
-        if swipe.seed != seed or not same(store.snapshot(swipe.before), snapshot):
-            problems.append(f"{chat_id}: message {message} does not start where the last ended")
-            break
-        if not same(store.snapshot(swipe.after), result.snapshot):
-            problems.append(f"{chat_id}: message {message} differs from its replay")
-            break
+        result = process(raw, ruleset, snapshot, seed=node.seed)
+        if node.parent != parent:
+            return [f"{chat_id}: reply {turn} does not hang under the reply before it"]
+        if not same(store.snapshot(node.before), snapshot):
+            return [f"{chat_id}: reply {turn} does not start where the last ended"]
+        if not same(store.snapshot(node.after), result.snapshot):
+            return [f"{chat_id}: reply {turn} differs from its replay"]
         if received != result.text:
-            problems.append(f"{chat_id}: message {message}: the text received is not the replay's")
-            break
-        snapshot = result.snapshot
-    else:
-        if not same(store.state(chat_id), snapshot):
-            problems.append(f"{chat_id}: current state is not the replay's last")
-    return problems
+            return [f"{chat_id}: reply {turn}: the text received is not the replay's"]
+        snapshot, parent = result.snapshot, node.id
+    if store.current_node(chat_id) != parent:
+        return [f"{chat_id}: the current node is not the last reply"]
+    return []
 
 
 def load_test(chats: int, seconds: float, direct_seconds: float) -> tuple[Run, Run, list[str]]:

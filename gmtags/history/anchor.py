@@ -53,10 +53,8 @@ class Nodes(Protocol):
         """The newest `limit` nodes whose fingerprint key is `key`."""
         ...
 
-    def ending(
-        self, keys: Iterable[str], tail: str | None, chat_id: str | None, limit: int
-    ) -> list[Node]:
-        """The newest `limit` nodes whose key is in `keys` or whose tail is `tail`."""
+    def pieces(self, print_: Fingerprint, chat_id: str | None, limit: int) -> list[Node]:
+        """The newest `limit` nodes that can end a chain of two or more making up `print_`."""
         ...
 
     def heads(self, idents: Iterable[int]) -> dict[int, Head]:
@@ -146,11 +144,7 @@ class _Search:
             _Match(head.id, head.id, head.parent)
             for head in self.nodes.exact(print_.key, self.chat_id, EXACT)
         ]
-        keys, tail = print_.end_keys()
-        keys.discard(print_.key)
-        for node in self.nodes.ending(keys, tail, self.chat_id, CHAINED):
-            if node.fingerprint == print_:
-                continue  # an exact match, already found
+        for node in self.nodes.pieces(print_, self.chat_id, CHAINED):
             self.cache.setdefault(node.id, node)
             first = self.chain_start(print_, node)
             if first is not None:
@@ -163,7 +157,8 @@ class _Search:
         if head.key == print_.key:
             return True, head.parent
         keys, tail = print_.end_keys()
-        if head.key not in keys and (tail is None or head.tail != tail):
+        fits = head.key in keys or (tail is not None and head.tail == tail)
+        if not fits or head.size >= print_.size:
             return False, None
         start = self.chain_start(print_, self.node(head.id))
         return (False, None) if start is None else (True, start.parent)

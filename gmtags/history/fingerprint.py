@@ -146,6 +146,12 @@ class Fingerprint:
         return Fingerprint((), self.text[: max(0, len(self.text) - len(piece.text) - 1)])
 
     @property
+    def size(self) -> int:
+        """How much the fingerprint holds: its receipts, or its text's characters. A chain's
+        last piece is smaller than the whole it ends."""
+        return len(self.receipts) if self.receipts else len(self.text)
+
+    @property
     def empty(self) -> bool:
         """True when nothing is left (no receipts and no text)."""
         return not self.receipts and not self.text

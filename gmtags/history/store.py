@@ -16,7 +16,8 @@ Tables:
 - `nodes(id, chat_id, parent, kind, seed, before, after, key, tail, receipts,
   text)`: the replies. A node whose `after` is NULL is being made (its id and
   seed are reserved when the request arrives); it is matched by nothing.
-  `key` and `tail` are the fingerprint's lookup keys (indexed); `receipts` (a
+  `key` and `tail` are the fingerprint's lookup keys and `size` its size
+  (indexed); `receipts` (a
   JSON list) or `text` is the fingerprint itself, read to confirm a match.
 
 Every write is one transaction (`BEGIN IMMEDIATE` … `COMMIT`), so a process
@@ -67,11 +68,12 @@ CREATE TABLE IF NOT EXISTS nodes (
     after TEXT REFERENCES snapshots(name),
     key TEXT,
     tail TEXT,
+    size INTEGER,
     receipts TEXT,
     text TEXT
 );
 CREATE INDEX IF NOT EXISTS nodes_key ON nodes(key, chat_id, id);
-CREATE INDEX IF NOT EXISTS nodes_tail ON nodes(tail);
+CREATE INDEX IF NOT EXISTS nodes_tail ON nodes(tail, size);
 CREATE INDEX IF NOT EXISTS nodes_parent ON nodes(parent);
 CREATE INDEX IF NOT EXISTS nodes_chat ON nodes(chat_id, id);
 """
@@ -88,6 +90,7 @@ class Head:
     parent: int | None
     key: str | None
     tail: str | None
+    size: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -122,13 +125,14 @@ def _node(row: tuple[object, ...]) -> Node:
 
 
 def _head(row: tuple[object, ...]) -> Head:
-    ident, chat_id, parent, key, tail = row
+    ident, chat_id, parent, key, tail, size = row
     return Head(
         int(str(ident)),
         str(chat_id),
         None if parent is None else int(str(parent)),
         None if key is None else str(key),
         None if tail is None else str(tail),
+        int(str(size or 0)),
     )
 
 
@@ -275,9 +279,17 @@ class HistoryStore:
         with self._transaction() as db:
             name = self._name(db, after)
             db.execute(
-                "UPDATE nodes SET after = ?, key = ?, tail = ?, receipts = ?, text = ?"
+                "UPDATE nodes SET after = ?, key = ?, tail = ?, size = ?, receipts = ?, text = ?"
                 " WHERE id = ?",
-                (name, print_.key, print_.tail, _receipts(print_), print_.text or None, node.id),
+                (
+                    name,
+                    print_.key,
+                    print_.tail,
+                    print_.size,
+                    _receipts(print_),
+                    print_.text or None,
+                    node.id,
+                ),
             )
             if current:
                 db.execute(
@@ -319,7 +331,7 @@ class HistoryStore:
         if chat_id is not None:
             where, params = where + " AND chat_id = ?", [*params, chat_id]
         query = (
-            f"SELECT id, chat_id, parent, key, tail FROM nodes WHERE {where}"
+            f"SELECT id, chat_id, parent, key, tail, size FROM nodes WHERE {where}"
             " AND after IS NOT NULL ORDER BY id DESC LIMIT ?"
         )
         with self._lock:
@@ -335,32 +347,37 @@ class HistoryStore:
             marks = ", ".join("?" for _ in batch)
             with self._lock:
                 rows = self._db.execute(
-                    f"SELECT id, chat_id, parent, key, tail FROM nodes WHERE id IN ({marks})"
+                    f"SELECT id, chat_id, parent, key, tail, size FROM nodes WHERE id IN ({marks})"
                     " AND after IS NOT NULL",
                     batch,
                 ).fetchall()
             found.update((int(row[0]), _head(row)) for row in rows)
         return found
 
-    def ending(
-        self, keys: Iterable[str], tail: str | None, chat_id: str | None, limit: int
-    ) -> list[Node]:
-        """The newest `limit` finished nodes whose key is among `keys` or whose tail is `tail`,
-        in chat `chat_id` (None: in any chat), newest first."""
-        keyed = sorted(set(keys))
-        marks = ", ".join("?" for _ in keyed) or "NULL"
-        where = f"(key IN ({marks})" + (" OR tail = ?)" if tail is not None else ")")
-        params: list[object] = [*keyed, *([tail] if tail is not None else [])]
-        if chat_id is not None:
-            where += " AND chat_id = ?"
-            params.append(chat_id)
-        query = (
-            f"SELECT {_NODE_COLUMNS} FROM nodes WHERE {where} AND after IS NOT NULL"
-            " ORDER BY id DESC LIMIT ?"
-        )
-        with self._lock:
-            rows = self._db.execute(query, (*params, limit)).fetchall()
-        return [_node(row) for row in rows]
+    def pieces(self, print_: Fingerprint, chat_id: str | None, limit: int) -> list[Node]:
+        """The newest `limit` finished nodes, in chat `chat_id` (None: any chat), that can be
+        the last piece of a chain of two or more making up `print_`: smaller than it, with
+        its tail, or (a short text) with a key among its end keys. Newest first."""
+        keys, tail = print_.end_keys()
+        keys.discard(print_.key)
+        chat = "" if chat_id is None else " AND chat_id = ?"
+        chats = [] if chat_id is None else [chat_id]
+        queries: list[tuple[str, list[object]]] = []
+        if tail is not None:
+            queries.append(("tail = ? AND size < ?", [tail, print_.size]))
+        if keys:
+            marks = ", ".join("?" for _ in keys)
+            queries.append((f"key IN ({marks})", [*sorted(keys)]))
+        found: dict[int, Node] = {}
+        for where, params in queries:
+            query = (
+                f"SELECT {_NODE_COLUMNS} FROM nodes WHERE {where}{chat} AND after IS NOT NULL"
+                " ORDER BY id DESC LIMIT ?"
+            )
+            with self._lock:
+                rows = self._db.execute(query, (*params, *chats, limit)).fetchall()
+            found.update((node.id, node) for node in map(_node, rows))
+        return [found[ident] for ident in sorted(found, reverse=True)[:limit]]
 
     def add_node(
         self,
@@ -391,7 +408,7 @@ class HistoryStore:
                 self._put(db, {before_name: before, after_name: after})
                 cursor = db.execute(
                     "INSERT INTO nodes(chat_id, parent, kind, seed, before, after, key, tail,"
-                    " receipts, text) VALUES (?, ?, 'turn', ?, ?, ?, ?, ?, ?, ?)",
+                    " size, receipts, text) VALUES (?, ?, 'turn', ?, ?, ?, ?, ?, ?, ?, ?)",
                     (
                         chat_id,
                         parent,
@@ -400,6 +417,7 @@ class HistoryStore:
                         after_name,
                         print_.key,
                         print_.tail,
+                        print_.size,
                         _receipts(print_),
                         print_.text or None,
                     ),

@@ -93,8 +93,9 @@ class TestNodes:
         store.abandon(done)
         assert [node.id for node in store.nodes("c")] == [done.id]
 
-    def test_ending_finds_by_key_and_tail(self, store: HistoryStore) -> None:
-        """Nodes are found by their whole key or their tail, newest first, within a chat."""
+    def test_exact_and_pieces(self, store: HistoryStore) -> None:
+        """Nodes are found by their whole key, or as a possible last piece of a longer message
+        by tail or short key, newest first, within a chat when one is named."""
         store.ensure_chat("c", START)
         store.ensure_chat("d", START)
         text = "x" * 100
@@ -104,10 +105,13 @@ class TestNodes:
         two = store.complete(
             store.reserve("d", None, "turn", START), ONE, fingerprint("short"), current=True
         )
-        keys, tail = fingerprint("y " + text).end_keys()
-        assert [n.id for n in store.ending(keys, tail, None, 10)] == [one.id]
-        assert [n.id for n in store.ending({fingerprint("short").key}, None, None, 10)] == [two.id]
-        assert store.ending({fingerprint("short").key}, None, "c", 10) == []
+        assert [h.id for h in store.exact(fingerprint(text).key, None, 10)] == [one.id]
+        assert store.exact(fingerprint(text).key, "d", 10) == []
+        assert [n.id for n in store.pieces(fingerprint("y " + text), None, 10)] == [one.id]
+        assert store.pieces(fingerprint(text), None, 10) == []  # not smaller than itself
+        assert [n.id for n in store.pieces(fingerprint("so short"), None, 10)] == [two.id]
+        assert store.pieces(fingerprint("so short"), "c", 10) == []
+        assert store.heads([one.id, two.id, 999])[one.id].size == 100
 
     def test_add_node_reuses_the_same_node(self, store: HistoryStore) -> None:
         """Adding a finished node twice (a chat saved again) stores it once."""
