@@ -199,6 +199,8 @@ class HistoryStore:
 
     def ensure_chat(self, chat_id: str, start: Snapshot) -> None:
         """Make chat `chat_id` known, starting from `start`, unless it already is."""
+        if self.has_chat(chat_id):
+            return  # the common case, read without taking the write lock
         with self._transaction() as db:
             if self._start(db, chat_id) is None:
                 db.execute(

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from hypothesis import given
+from hypothesis import strategies as hst
+
 from gmtags.history.fingerprint import EDGE, Fingerprint, fingerprint, join, message_text
 
 CLOCK = '[clock: name="Alarm raised" tick="2" result="ok" now="4/6"]'
@@ -93,3 +96,37 @@ class TestMessageText:
         ]
         assert message_text(parts) == "a\nb"
         assert message_text(None) == ""
+
+
+_WORDS = hst.text(alphabet="abcdefgh .,!?\n\t", min_size=1, max_size=40).filter(
+    lambda text: text.strip() != ""
+)
+_RECEIPTS = hst.sampled_from([CLOCK, CHECK, '[sheet: op="spend" result="refused" reason="x"]'])
+_PIECES = hst.lists(
+    hst.tuples(_WORDS, hst.lists(_RECEIPTS, max_size=2)).map(
+        lambda pair: " ".join([pair[0], *pair[1]])
+    ),
+    min_size=1,
+    max_size=5,
+)
+
+
+class TestChainProperties:
+    @given(pieces=_PIECES, glue=hst.sampled_from([" ", "\n\n", "  \n"]))
+    def test_a_message_saved_whole_is_its_chain(self, pieces: list[str], glue: str) -> None:
+        """However the pieces of a continued reply are glued (SillyTavern's space, "merge"'s
+        blank line), the whole message's fingerprint is the chain of the pieces'."""
+        assert fingerprint(glue.join(pieces)) == join(fingerprint(piece) for piece in pieces)
+
+    @given(pieces=_PIECES)
+    def test_the_last_piece_is_always_found(self, pieces: list[str]) -> None:
+        """The last piece that contributes to a whole is found under its end keys and ends it;
+        taking it off leaves the chain of the rest."""
+        whole = fingerprint(" ".join(pieces))
+        prints = [fingerprint(piece) for piece in pieces]
+        contributing = [p for p in prints if p.receipts] if whole.receipts else prints
+        last = contributing[-1]
+        keys, tail = whole.end_keys()
+        assert last.key in keys or (tail is not None and last.tail == tail)
+        assert whole.ends_with(last)
+        assert whole.without_end(last) == join(contributing[:-1])
