@@ -214,9 +214,13 @@ def continues(messages: Sequence[Said], anchor: int) -> bool:
     return True
 
 
-def is_player_turn(messages: Sequence[Said]) -> bool:
-    """True when the last message is the player's and the request holds more than the player's
-    words (a system or an assistant message): a turn, a swipe or a regenerate."""
-    if not messages or messages[-1].role != "user":
-        return False
+def is_conversation(messages: Sequence[Said]) -> bool:
+    """True when the request holds more than a user's words (a system or an assistant message):
+    anything but SillyTavern's "Test Message" (`Hi` alone)."""
     return any(message.role in SYSTEM_ROLES or message.role == "assistant" for message in messages)
+
+
+def is_player_turn(messages: Sequence[Said]) -> bool:
+    """True when the last message is the player's in a conversation: a turn, a swipe or a
+    regenerate."""
+    return bool(messages) and messages[-1].role == "user" and is_conversation(messages)

@@ -8,7 +8,10 @@ request names one (the anchor is then looked for in that chat only), else the
 chat holding the anchor, else a new chat with a fresh random id.
 
 The chat's current node (what `GET /gmtags/chats/{chat}/state` shows) moves:
-- to the anchor, when a request is placed on one (the player is looking at it);
+- to the anchor when a request arrives (the player is looking at it), or to
+  the chat's start when the request matches no reply (a decision: the player
+  deleted every reply, or opened another chat under the same header; the
+  reply goes on from the start, so the state shown does too);
 - to the new reply, once it is whole, when the request was the player's turn,
   swipe or regenerate (`anchor.is_player_turn`).
 A continuation or a background reply (a request ending in a system message)
@@ -27,7 +30,13 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from gmtags.history.anchor import continues, find_anchor, is_player_turn, said
+from gmtags.history.anchor import (
+    continues,
+    find_anchor,
+    is_conversation,
+    is_player_turn,
+    said,
+)
 from gmtags.history.fingerprint import Fingerprint, fingerprint
 from gmtags.history.store import HistoryStore, Node, NodeKind
 from gmtags.state.snapshot import Snapshot
@@ -98,9 +107,9 @@ class ChatBook:
             before = self.store.start(chat_id)
         else:
             before = self.store.snapshot(anchor.node.after)
-            if self.store.current_node(chat_id) != anchor.node.id:
-                self.store.set_current(chat_id, anchor.node.id)
         parent = None if anchor is None else anchor.node.id
+        if is_conversation(spoken) and self.store.current_node(chat_id) != parent:
+            self.store.set_current(chat_id, parent)  # where the player now is
         node = self.store.reserve(chat_id, parent, kind, before)
         return Turn(node, None if anchor is None else anchor.node, before)
 

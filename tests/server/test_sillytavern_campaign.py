@@ -398,6 +398,7 @@ class TestAnyPlay:
         prefill=hst.booleans(),
         header=hst.booleans(),
         small=hst.booleans(),
+        names=hst.sampled_from(["default", "content", "completion"]),
     )
     def test_the_state_is_always_the_one_on_screen(
         self,
@@ -407,6 +408,7 @@ class TestAnyPlay:
         prefill: bool,
         header: bool,
         small: bool,
+        names: str,
     ) -> None:
         """Whatever a player does in SillyTavern, after every turn, swipe, regenerate or
         background request the proxy's state of the chat is the state of the receipts on the
@@ -419,6 +421,7 @@ class TestAnyPlay:
             post_processing=mode,
             continue_prefill=prefill,
             budget=budget,
+            names=names,
         ) as st:
             for action, pick in actions:
                 if not _act(st, action, pick):
