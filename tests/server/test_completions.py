@@ -318,3 +318,25 @@ class TestHostileUpstream:
         assert max(waits) < 0.5  # …and nobody else waited for it
         node = newest(proxy, "huge")
         assert got == [process(huge, proxy.config.ruleset, proxy.config.start, node.seed).text]
+
+
+class TestMergeInstructions:
+    def test_reminder_joins_the_player_message(
+        self, make_proxy: Callable[..., Proxy], chat_id: str
+    ) -> None:
+        """With --merge-instructions the reminder joins the player's message even when the
+        request already has system messages mid-chat; without it, it is a system message."""
+        messages = [*FIRST, {"role": "system", "content": "Post-history note."}]
+        plain = make_proxy()
+        ask(plain, chat_id, messages, stream=False)
+        sent = plain.upstream.requests[-1]["messages"]
+        assert [m["role"] for m in sent] == ["system", "user", "system"]
+        assert sent[1]["content"] == "I push."
+        merged = make_proxy(merge_instructions=True)
+        ask(merged, chat_id, messages, stream=False)
+        sent = merged.upstream.requests[-1]["messages"]
+        assert [m["role"] for m in sent] == ["system", "user", "system"]
+        assert (
+            sent[1]["content"].startswith("I push.\n\n") and "Road washed out" in sent[1]["content"]
+        )
+        assert sent[2]["content"] == "Post-history note."
