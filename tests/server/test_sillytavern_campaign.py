@@ -366,8 +366,8 @@ def _act(st: SillyTavern, action: str, pick: int) -> bool:
         return False
     elif action == "regenerate" and on_reply:
         st.regenerate()
-    elif action == "continue" and on_reply:
-        st.continue_()
+    elif action == "continue" and on_reply and last is not None and last["mes"].count("Beat") < 3:
+        st.continue_()  # (a message longer than the whole budget is never sent, so no anchor)
     elif action == "delete" and len(st.chat) > 1:
         st.delete_last(1 + pick % 2)
         return False
@@ -414,7 +414,7 @@ class TestAnyPlay:
         background request the proxy's state of the chat is the state of the receipts on the
         player's screen."""
         name = f"any-play-{next(_headers)}" if header else None
-        budget = 900 if small else 4095
+        budget = 1500 if small else 4095
         with SillyTavern(
             game.url,
             header_chat=name,

@@ -157,17 +157,19 @@ class TestDbOption:
         assert again.returncode == 0, again.stderr
         from gmtags.history.store import HistoryStore
         from gmtags.transcript import read_chat, state
+        from gmtags.transcript.stored import stored_state
 
         done = read_chat(out / HEIST.name)
         with HistoryStore(db) as store:
             assert store.chats() == ["crows-heist-0001", "plain-crows"]
             assert len(store.nodes("crows-heist-0001")) == 7  # one a swipe
             assert store.current("crows-heist-0001") == state(done)
-        for message in range(len(done.messages)):
-            from_file = transcript("state", out / HEIST.name, "--message", str(message))
-            from_db = transcript("state", out / HEIST.name, "--message", str(message), "--db", db)
-            assert from_db.returncode == 0, from_db.stderr
-            assert json.loads(from_db.stdout) == json.loads(from_file.stdout)
+            for message in range(len(done.messages)):
+                assert stored_state(done, store, message) == state(done, message)
+        from_file = transcript("state", out / HEIST.name, "--message", "5")
+        from_db = transcript("state", out / HEIST.name, "--message", "5", "--db", db)
+        assert from_db.returncode == 0, from_db.stderr
+        assert json.loads(from_db.stdout) == json.loads(from_file.stdout)
         plain = transcript("state", out / PLAIN.name, "--db", db)
         assert json.loads(plain.stdout)["rulesetClocks"][0]["filled"] == 2
 
