@@ -68,11 +68,21 @@ class Nodes(Protocol):
 
 @dataclass(slots=True)
 class Said:
-    """One message as a client sent it: its role and text, its fingerprint made when needed."""
+    """One message as a client sent it: its role and content (a string, or a list of parts);
+    its text and fingerprint are made when first needed (most messages of a long request are
+    never looked at)."""
 
     role: str
-    text: str
+    content: Any
+    _text: str | None = field(default=None, repr=False)
     _print: Fingerprint | None = field(default=None, repr=False)
+
+    @property
+    def text(self) -> str:
+        """The message's text."""
+        if self._text is None:
+            self._text = message_text(self.content)
+        return self._text
 
     @property
     def fingerprint(self) -> Fingerprint:
@@ -83,11 +93,8 @@ class Said:
 
 
 def said(messages: Sequence[Mapping[str, Any]]) -> list[Said]:
-    """A request's messages as roles and texts."""
-    return [
-        Said(str(message.get("role", "")), message_text(message.get("content")))
-        for message in messages
-    ]
+    """A request's messages as roles and contents."""
+    return [Said(str(message.get("role", "")), message.get("content")) for message in messages]
 
 
 @dataclass(frozen=True, slots=True)
@@ -204,13 +211,16 @@ def find_anchor(messages: Sequence[Said], nodes: Nodes, chat_id: str | None) -> 
 def continues(messages: Sequence[Said], anchor: int) -> bool:
     """True when the messages end with message `anchor`, or after it hold only system
     messages and nudges (user messages quoting its text)."""
-    quoted = normal_text(messages[anchor].text)
+    quoted: str | None = None
     for message in messages[anchor + 1 :]:
         if message.role in SYSTEM_ROLES:
             continue
-        if message.role == "user" and quoted and quoted in normal_text(message.text):
-            continue
-        return False
+        if message.role != "user":
+            return False
+        if quoted is None:
+            quoted = normal_text(messages[anchor].text)
+        if not quoted or len(message.text) < len(quoted) or quoted not in normal_text(message.text):
+            return False
     return True
 
 

@@ -219,11 +219,15 @@ class HistoryStore:
 
     def start(self, chat_id: str) -> Snapshot:
         """The snapshot chat `chat_id` starts from."""
+        return self.snapshot(self.start_name(chat_id))
+
+    def start_name(self, chat_id: str) -> str:
+        """The name of the snapshot chat `chat_id` starts from."""
         with self._lock:
             name = self._start(self._db, chat_id)
         if name is None:
             raise HistoryError(f"chat {chat_id!r} is not in the store")
-        return self.snapshot(name)
+        return name
 
     def chats(self) -> list[str]:
         """Every chat id in the store, sorted."""
@@ -243,8 +247,8 @@ class HistoryStore:
 
     def set_current(self, chat_id: str, node: int | None) -> None:
         """Make `node` (None: the start) the chat's current node."""
-        with self._transaction() as db:
-            db.execute("UPDATE histories SET current = ? WHERE chat_id = ?", (node, chat_id))
+        with self._lock:  # one statement: atomic without a transaction around it
+            self._db.execute("UPDATE histories SET current = ? WHERE chat_id = ?", (node, chat_id))
 
     def current(self, chat_id: str) -> Snapshot | None:
         """The chat's current snapshot, or None when the chat is unknown."""
@@ -260,31 +264,45 @@ class HistoryStore:
 
     # Nodes -----------------------------------------------------------------
 
-    def reserve(self, chat_id: str, parent: int | None, kind: NodeKind, before: Snapshot) -> Node:
+    def reserve(
+        self, chat_id: str, parent: int | None, kind: NodeKind, before: Snapshot | str
+    ) -> Node:
         """A new node being made: its id and its seed (from the chat and the id) are fixed now.
+        `before` is its snapshot, or the name of one the store holds.
 
         Two requests racing on one chat get two nodes and two seeds.
         """
-        with self._transaction() as db:
-            name = self._name(db, before)
-            cursor = db.execute(
-                "INSERT INTO nodes(chat_id, parent, kind, before) VALUES (?, ?, ?, ?)",
-                (chat_id, parent, kind, name),
-            )
-            ident = int(cursor.lastrowid or 0)
-            seed = derive_node_seed(chat_id, ident)
-            db.execute("UPDATE nodes SET seed = ? WHERE id = ?", (seed, ident))
+        if isinstance(before, str):
+            name = before
+            with self._lock:  # one statement: atomic without a transaction around it
+                cursor = self._db.execute(
+                    "INSERT INTO nodes(chat_id, parent, kind, before) VALUES (?, ?, ?, ?)",
+                    (chat_id, parent, kind, name),
+                )
+        else:
+            with self._transaction() as db:
+                name = self._name(db, before)
+                cursor = db.execute(
+                    "INSERT INTO nodes(chat_id, parent, kind, before) VALUES (?, ?, ?, ?)",
+                    (chat_id, parent, kind, name),
+                )
+        ident = int(cursor.lastrowid or 0)
+        seed = derive_node_seed(chat_id, ident)  # stored with the reply, in `complete`
         return Node(ident, chat_id, parent, kind, seed, name, name, Fingerprint((), ""))
 
-    def complete(self, node: Node, after: Snapshot, print_: Fingerprint, *, current: bool) -> Node:
-        """Store a reserved node's reply; with `current`, it becomes its chat's current node."""
+    def complete(
+        self, node: Node, after: Snapshot | str, print_: Fingerprint, *, current: bool
+    ) -> Node:
+        """Store a reserved node's reply (`after`: its snapshot, or the name of one the store
+        holds); with `current`, it becomes its chat's current node."""
         with self._transaction() as db:
-            name = self._name(db, after)
+            name = after if isinstance(after, str) else self._name(db, after)
             db.execute(
-                "UPDATE nodes SET after = ?, key = ?, tail = ?, size = ?, receipts = ?, text = ?"
-                " WHERE id = ?",
+                "UPDATE nodes SET after = ?, seed = ?, key = ?, tail = ?, size = ?, receipts = ?,"
+                " text = ? WHERE id = ?",
                 (
                     name,
+                    node.seed,
                     print_.key,
                     print_.tail,
                     print_.size,
@@ -303,8 +321,8 @@ class HistoryStore:
 
     def abandon(self, node: Node) -> None:
         """Forget a reserved node whose reply was never made (the upstream failed)."""
-        with self._transaction() as db:
-            db.execute("DELETE FROM nodes WHERE id = ? AND after IS NULL", (node.id,))
+        with self._lock:  # one statement: atomic without a transaction around it
+            self._db.execute("DELETE FROM nodes WHERE id = ? AND after IS NULL", (node.id,))
 
     def node(self, ident: int) -> Node:
         """The stored node `ident`."""

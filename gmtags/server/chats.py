@@ -103,14 +103,12 @@ class ChatBook:
             kind = "turn"
         else:
             kind = "aside"
-        if anchor is None:
-            before = self.store.start(chat_id)
-        else:
-            before = self.store.snapshot(anchor.node.after)
+        name = self.store.start_name(chat_id) if anchor is None else anchor.node.after
+        before = self.store.snapshot(name)
         parent = None if anchor is None else anchor.node.id
         if is_conversation(spoken) and self.store.current_node(chat_id) != parent:
             self.store.set_current(chat_id, parent)  # where the player now is
-        node = self.store.reserve(chat_id, parent, kind, before)
+        node = self.store.reserve(chat_id, parent, kind, name)
         return Turn(node, None if anchor is None else anchor.node, before)
 
     def finish(
@@ -119,7 +117,9 @@ class ChatBook:
         """Store the reply as the player received it (`text`, or its fingerprint `print_` when
         already made) with the snapshot it left."""
         made = fingerprint(text) if print_ is None else print_
-        return self.store.complete(turn.node, after, made, current=turn.kind == "turn")
+        # A reply that changed nothing hands its snapshot on as it was: no need to hash it.
+        state: Snapshot | str = turn.node.before if after is turn.before else after
+        return self.store.complete(turn.node, state, made, current=turn.kind == "turn")
 
     def abandon(self, turn: Turn) -> None:
         """Forget a reply that was never made."""
