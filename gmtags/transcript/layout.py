@@ -105,7 +105,10 @@ def read_history(chat: Chat) -> History:
     if chat.kind == "plain":
         raise HistoryError("a plain role/content chat stores no snapshots: run `rebuild` on it")
     if stored is None or not isinstance(stored.get("start"), str):
-        raise HistoryError("this chat stores no gmtags snapshots: run `reprocess` first")
+        raise HistoryError(
+            "this chat stores no gmtags snapshots: run `reprocess` first, or, for a chat played"
+            " through `gmtags serve`, read the proxy's store with --db"
+        )
     messages = {
         index: _message_record(chat.messages[index].data) for index in chat.assistant_indexes()
     }
