@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from gmtags.history.store import HistoryStore
-from gmtags.server.chats import ChatBook, chat_header
+from gmtags.server.chats import ChatBook, Turn, chat_header
 from gmtags.state.snapshot import Snapshot
 
 START = Snapshot.model_validate({"rulesetClocks": [{"name": "Dawn", "size": 4, "filled": 0}]})
@@ -34,6 +34,13 @@ def gm(text: str) -> dict[str, str]:
     return {"role": "assistant", "content": text}
 
 
+def pushed(book: ChatBook, reply: str) -> Turn:
+    """The chat "c" after its first turn ("I push.") got `reply`, leaving AFTER."""
+    first = book.begin("c", [SYSTEM, user("I push.")])
+    book.finish(first, reply, AFTER)
+    return first
+
+
 class TestBegin:
     def test_new_chat_starts_from_the_start(self, book: ChatBook) -> None:
         """A request with no anchor starts from the start, with no parent."""
@@ -57,8 +64,7 @@ class TestBegin:
 
     def test_swipe_is_a_sibling(self, book: ChatBook) -> None:
         """A request ending where an earlier one ended starts before that earlier reply."""
-        first = book.begin("c", [SYSTEM, user("I push.")])
-        book.finish(first, "The gate holds.", AFTER)
+        pushed(book, "The gate holds.")
         asked = [SYSTEM, user("I push."), gm("The gate holds."), user("Again.")]
         second = book.begin("c", asked)
         book.finish(second, "It gives.", LATER)
@@ -67,8 +73,7 @@ class TestBegin:
 
     def test_current_moves_to_the_anchor_then_the_turn(self, book: ChatBook) -> None:
         """The current state is the anchor's while a turn is made, then the turn's."""
-        first = book.begin("c", [SYSTEM, user("I push.")])
-        book.finish(first, "The gate holds.", AFTER)
+        pushed(book, "The gate holds.")
         book.finish(
             book.begin("c", [SYSTEM, user("I push."), gm("The gate holds."), user("a")]), "x", LATER
         )
@@ -80,8 +85,7 @@ class TestBegin:
 
     def test_continuation_is_current_once_anchored(self, book: ChatBook) -> None:
         """A continue reply is current only when a later request anchors on it."""
-        first = book.begin("c", [SYSTEM, user("I push.")])
-        book.finish(first, "The gate", AFTER)
+        pushed(book, "The gate")
         nudge = {"role": "system", "content": "[Continue: The gate]"}
         more = book.begin("c", [SYSTEM, user("I push."), gm("The gate"), nudge])
         assert more.kind == "continue" and more.before == AFTER
@@ -93,8 +97,7 @@ class TestBegin:
 
     def test_background_reply_never_becomes_current(self, book: ChatBook) -> None:
         """A summary's reply is stored but the chat goes on from the reply it summarised."""
-        first = book.begin("c", [SYSTEM, user("I push.")])
-        book.finish(first, "The gate holds.", AFTER)
+        pushed(book, "The gate holds.")
         summary = {"role": "system", "content": "Summarize the story so far."}
         aside = book.begin("c", [SYSTEM, user("I push."), gm("The gate holds."), summary])
         book.finish(aside, "Bram pushed a gate.", LATER)
