@@ -28,7 +28,7 @@ from gmtags.ruleset.clocks import ClocksConfig
 from gmtags.ruleset.gm import GmText
 from gmtags.ruleset.party import Party
 from gmtags.ruleset.resolution import Resolution, parse_resolution
-from gmtags.ruleset.resolution_common import ResolutionCommon
+from gmtags.ruleset.resolution.shared import ResolutionCommon
 from gmtags.ruleset.rests import Rest
 from gmtags.ruleset.sheet import Sheet
 

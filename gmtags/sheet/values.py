@@ -30,7 +30,7 @@ from typing import Any, TypeVar
 from gmtags.ruleset.memo import per_ruleset
 from gmtags.ruleset.model import Ruleset
 from gmtags.ruleset.refs import ListSum, RulesetValueRef, step_lookup
-from gmtags.ruleset.resolution_common import ProficiencyTier
+from gmtags.ruleset.resolution.shared import ProficiencyTier
 from gmtags.ruleset.sheet import (
     Ability,
     CheckEntry,

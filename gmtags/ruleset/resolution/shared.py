@@ -5,7 +5,7 @@
 ("La penalización de las tiradas") and `adjust` ("Modificadores fuera de la
 ficha"). The kind-specific keys (`dice`, `pool`, `target`, …) stay in the raw
 `Ruleset.resolution` object and are let through here (`extra="allow"`); each
-kind's strict model in `resolution.py` extends `SharedKeys` and validates them.
+kind's strict model in `gmtags.ruleset.resolution` extends `SharedKeys` and validates them.
 """
 
 from __future__ import annotations
