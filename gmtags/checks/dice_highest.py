@@ -28,9 +28,12 @@ from __future__ import annotations
 from gmtags.checks.context import CheckInput, named_rung, start_record
 from gmtags.checks.contextual import handful
 from gmtags.checks.dice import keep_highest
+from gmtags.checks.kind import KindParts, dc_rung, ladder_line
 from gmtags.checks.outcomes import Critical, decide
+from gmtags.checks.receipts import NOT_NUMBERS, Attrs, int_attr, numbers
 from gmtags.checks.record import CheckRecord
 from gmtags.checks.request import clamp
+from gmtags.limits import Limits
 from gmtags.ruleset.resolution import DiceHighest
 from gmtags.sheet.values import whole
 
@@ -119,3 +122,58 @@ def resolve_dice_highest(rules: DiceHighest, check: CheckInput) -> CheckRecord:
         verdict = decide(outcomes, success=False, critical=None, measure=-(10**6))
     record.result, record.outcome = verdict.result, verdict.outcome
     return record
+
+
+# ---------------------------------------------------------------- the kind
+
+
+def tray_limit(rules: DiceHighest, limits: Limits) -> int:
+    """A guard above the validated maxima (a pool of 20, 10 dark dice, two fallback dice)."""
+    return 2 * limits.dice_per_roll
+
+
+def reminder(rules: DiceHighest) -> list[str]:
+    """What the GM is taught about a dice-highest check."""
+    lines = [
+        f"Checks throw the sheet's number in d{rules.die.sides} and read the highest; "
+        "dc is the face to reach."
+    ]
+    if rules.situational_dice is not None:
+        sd = rules.situational_dice
+        lines.append(f'bonus="N" adds or takes dice ({sd.min} to {sd.max}).')
+    if rules.dark is not None:
+        text = f" {rules.dark.text}" if rules.dark.text else ""
+        lines.append(f'dark="N" adds up to {rules.dark.max} {rules.dark.label} dice.{text}')
+    return lines + ladder_line(rules.difficulty_ladder, dc_rung)
+
+
+def audit(attrs: Attrs, faces: list[int], rules: DiceHighest) -> list[str]:
+    """`modifier == 0`, `total == used`, and `used` is the `keep` highest faces read (dark dice
+    left out when only the light dice are read), or with `zeroDice` the lower of the first two
+    faces (none for a zero-dice `fail`)."""
+    read = numbers(attrs)
+    if read is None:
+        return [NOT_NUMBERS]
+    used, modifier, total = read
+    problems = []
+    if modifier != 0:
+        problems.append(f"a highest-die check has modifier 0, not {modifier}")
+    if total != used + modifier:
+        problems.append(f"total {total} is not used {used} + modifier {modifier}")
+    if not faces:
+        return problems
+    if attrs.get("zeroDice") == "true" or attrs.get("zerodice") == "true":
+        # zeroDice "fail" reads no die (dark dice may still be thrown); lowest-of-two reads one.
+        expected = 0 if rules.zero_dice == "fail" else min(faces[:2])
+    else:
+        dark = int_attr(attrs, "dark") or 0
+        light_only = rules.dark is not None and rules.dark.outcome == "light"
+        reading = faces[: len(faces) - dark] if light_only and dark > 0 else faces
+        expected = sum(sorted(reading)[-rules.keep :])
+    if used != expected:
+        problems.append(f"used {used} is not the dice read ({expected})")
+    return problems
+
+
+KIND = KindParts(DiceHighest, resolve_dice_highest, tray_limit, reminder, audit, "sum")
+"""000, "dice-highest"."""

@@ -57,9 +57,12 @@ from dataclasses import dataclass, field
 
 from gmtags.checks.context import CheckInput, named_rung, start_record
 from gmtags.checks.contextual import handful
+from gmtags.checks.kind import KindParts, ladder_line
 from gmtags.checks.outcomes import Critical, decide
+from gmtags.checks.receipts import NOT_NUMBERS, Attrs, numbers
 from gmtags.checks.record import CheckRecord
 from gmtags.checks.request import clamp
+from gmtags.limits import Limits
 from gmtags.ruleset.resolution import DicePool, FaceRule, PoolRung, RerollRule, Stance
 from gmtags.sheet.values import whole
 
@@ -292,3 +295,60 @@ def resolve_dice_pool(rules: DicePool, check: CheckInput) -> CheckRecord:
         verdict = decide(outcomes, success=False, critical=None, measure=-(10**6))
     record.result, record.outcome = verdict.result, verdict.outcome
     return record
+
+
+# ---------------------------------------------------------------- the kind
+
+
+def tray_limit(rules: DicePool, limits: Limits) -> int:
+    """SPEC §8: `2 × pool.max` dice with explosions, plus the re-throws a reroll may make."""
+    return 2 * rules.pool.max + limits.rerolls
+
+
+def _rung_text(rung: PoolRung) -> str:
+    target = f", each die {rung.target}+" if rung.target is not None else ""
+    unit = "success" if rung.successes == 1 else "successes"
+    return f"{rung.label} ({rung.successes} {unit}{target})"
+
+
+def reminder(rules: DicePool) -> list[str]:
+    """What the GM is taught about a dice-pool check: only the options the ruleset declares."""
+    lines = [
+        f"Checks throw the sheet's number in d{rules.die.sides}; each die at or over the "
+        "target succeeds; dc is how many successes are needed."
+    ]
+    if rules.target.min < rules.target.max and rules.target.from_ is None:
+        lines.append(
+            f'threshold="N" moves the per-die target ({rules.target.min} to '
+            f"{rules.target.max}, default {rules.target.default})."
+        )
+    if rules.situational_dice is not None:
+        sd = rules.situational_dice
+        lines.append(f'bonus="N" adds or takes dice ({sd.min} to {sd.max}).')
+    for name, rule in (("explode", rules.explode), ("double", rules.double)):
+        if rule is not None and rule.min is not None:
+            lines.append(f'{name}="N" moves the {name} face for one check (down to {rule.min}).')
+    if rules.reroll:
+        ids = ", ".join(r.id for r in rules.reroll)
+        lines.append(f'reroll="<id>" uses a standing re-throw: {ids}.')
+    for entry in rules.spend:
+        lines.append(f'spend="{entry.pool}:{entry.amount}" pays for a purchase on the check.')
+    return lines + ladder_line(rules.difficulty_ladder, _rung_text)
+
+
+def audit(attrs: Attrs, faces: list[int], rules: DicePool) -> list[str]:
+    """`modifier == 0` and `total == used` (the net successes)."""
+    read = numbers(attrs)
+    if read is None:
+        return [NOT_NUMBERS]
+    used, modifier, total = read
+    problems = []
+    if modifier != 0:
+        problems.append(f"a pool check has modifier 0, not {modifier}")
+    if total != used:
+        problems.append(f"total {total} is not the successes used ({used})")
+    return problems
+
+
+KIND = KindParts(DicePool, resolve_dice_pool, tray_limit, reminder, audit, "successes")
+"""000, "dice-pool"."""

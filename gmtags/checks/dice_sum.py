@@ -23,9 +23,12 @@ import math
 from gmtags.checks.context import CheckInput, named_rung, start_record
 from gmtags.checks.contextual import throw_effects
 from gmtags.checks.dice import face_value, open_ended
+from gmtags.checks.kind import KindParts, dc_rung, ladder_line
 from gmtags.checks.outcomes import Critical, decide
+from gmtags.checks.receipts import NOT_NUMBERS, Attrs, numbers
 from gmtags.checks.record import CheckRecord
 from gmtags.checks.request import clamp
+from gmtags.limits import Limits
 from gmtags.ruleset.resolution import DiceSum
 
 DC_RANGE = (-100, 1000)
@@ -102,3 +105,54 @@ def resolve_dice_sum(rules: DiceSum, check: CheckInput) -> CheckRecord:
     )
     record.result, record.outcome = verdict.result, verdict.outcome
     return record
+
+
+# ---------------------------------------------------------------- the kind
+
+
+def tray_limit(rules: DiceSum, limits: Limits) -> int:
+    """SPEC §8: at most `limits.dice_per_roll` dice a sum roll."""
+    return limits.dice_per_roll
+
+
+def reminder(rules: DiceSum) -> list[str]:
+    """What the GM is taught about a dice-sum check."""
+    lines = [
+        f"Checks add {rules.dice.count}d{rules.dice.sides} to the sheet's number; "
+        "dc is the total to reach."
+    ]
+    if rules.advantage:
+        lines.append('Add mode="advantage" or mode="disadvantage" when the fiction grants it.')
+    return lines + ladder_line(rules.difficulty_ladder, dc_rung)
+
+
+def audit(attrs: Attrs, faces: list[int], rules: DiceSum) -> list[str]:
+    """`total == used + modifier`; with no `openEnded` rule, `used` is the sum of the faces
+    (mode normal) or of the kept half (the higher for advantage, the lower for disadvantage)."""
+    read = numbers(attrs)
+    if read is None:
+        return [NOT_NUMBERS]
+    used, modifier, total = read
+    problems = []
+    if total != used + modifier:
+        problems.append(f"total {total} is not used {used} + modifier {modifier}")
+    if rules.open_ended is None and faces:
+        mode = attrs.get("mode") or "normal"
+        if mode in ("advantage", "disadvantage") and len(faces) % 2 == 0:
+            half = len(faces) // 2
+            sums = [sum(faces[:half]), sum(faces[half:])]
+            kept = max(sums) if mode == "advantage" else min(sums)
+        else:
+            kept = sum(faces)
+        if used != kept:
+            problems.append(f"used {used} is not the dice read ({kept})")
+    return problems
+
+
+def faces(rules: DiceSum, attrs: Attrs) -> frozenset[int] | None:
+    """Fate dice (`dice.faces`) show only their declared values."""
+    return frozenset(rules.dice.faces) if rules.dice.faces else None
+
+
+KIND = KindParts(DiceSum, resolve_dice_sum, tray_limit, reminder, audit, "sum", faces)
+"""000, "dice-sum"."""

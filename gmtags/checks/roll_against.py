@@ -24,10 +24,13 @@ from __future__ import annotations
 from gmtags.checks.context import CheckInput, named_rung, start_record
 from gmtags.checks.contextual import throw_effects
 from gmtags.checks.dice import percentile
+from gmtags.checks.kind import KindParts, ladder_line
 from gmtags.checks.outcomes import Critical, decide, fraction_rank
+from gmtags.checks.receipts import NOT_NUMBERS, Attrs, dice_count, numbers
 from gmtags.checks.record import CheckRecord
 from gmtags.checks.request import clamp
-from gmtags.ruleset.resolution import CriticalRule, RollAgainst
+from gmtags.limits import Limits
+from gmtags.ruleset.resolution import AgainstRung, CriticalRule, RollAgainst
 from gmtags.sheet.values import whole
 
 SHIFT_RANGE = (-100, 100)
@@ -120,3 +123,49 @@ def resolve_roll_against(rules: RollAgainst, check: CheckInput) -> CheckRecord:
     verdict = decide(outcomes, success=success, critical=critical, measure=measure, shift=shift)
     record.result, record.outcome = verdict.result, verdict.outcome
     return record
+
+
+# ---------------------------------------------------------------- the kind
+
+
+def tray_limit(rules: RollAgainst, limits: Limits) -> int:
+    """A guard above the validated maxima (11 d10 for tens dice)."""
+    return 2 * limits.dice_per_roll
+
+
+def _rung_text(rung: AgainstRung) -> str:
+    if rung.divide:
+        return f"{rung.label} (target divided by {rung.divide})"
+    return f"{rung.label} ({rung.dc})"
+
+
+def reminder(rules: RollAgainst) -> list[str]:
+    """What the GM is taught about a roll-against check."""
+    side = "at or under" if rules.against == "at-most" else "at or over"
+    lines = [
+        f"Checks roll {rules.dice.count}d{rules.dice.sides} {side} the sheet's number; "
+        "dc moves that target (−100 to 100)."
+    ]
+    if rules.tens is not None:
+        lines.append(
+            f'bonus="+N" / bonus="-N" adds bonus or penalty tens dice (up to {rules.tens.max}).'
+        )
+    return lines + ladder_line(rules.difficulty_ladder, _rung_text)
+
+
+def audit(attrs: Attrs, faces: list[int], rules: RollAgainst) -> list[str]:
+    """`total == used`, and with one die `used` is one of the faces."""
+    read = numbers(attrs)
+    if read is None:
+        return [NOT_NUMBERS]
+    used, _, total = read
+    problems = []
+    if total != used:
+        problems.append(f"total {total} is not the roll used ({used})")
+    if dice_count(attrs) == 1 and faces and used not in faces:
+        problems.append(f"used {used} is not one of the faces thrown")
+    return problems
+
+
+KIND = KindParts(RollAgainst, resolve_roll_against, tray_limit, reminder, audit, "against")
+"""000, "roll-against"."""

@@ -34,14 +34,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from types import MappingProxyType
 
 from pydantic import ValidationError
 
 from gmtags.checks.context import NOTHING_BOUGHT, Bought
 from gmtags.checks.request import CheckRequest, clamp
 from gmtags.ruleset.model import Ruleset
-from gmtags.ruleset.resolution import MechanicsCheck, SpendEntry
+from gmtags.ruleset.resolution import MechanicsCheck, ResolutionRules, SpendEntry
 from gmtags.sheet.live import (
     PoolSpec,
     Refused,
@@ -56,18 +55,6 @@ from gmtags.sheet.use import CatalogEntry, catalog_entries, find_entry, plan_use
 from gmtags.sheet.values import SheetValues, whole
 from gmtags.state.snapshot import LiveEntry
 from gmtags.text import parse_int
-
-BUYS: Mapping[str, frozenset[str]] = MappingProxyType(
-    {
-        "dice-pool": frozenset({"successes", "dice", "reroll"}),
-        "dice-highest": frozenset({"dice"}),
-        "symbol-pool": frozenset({"dice"}),
-    }
-)
-"""000, "Gastar…": what a standing spend may buy, by resolution kind."""
-
-CHARM_KINDS = frozenset({"dice-pool"})
-"""000, "Un amuleto…": "Solo dice-pool puede aplicarlo"."""
 
 MAX_STEPS = 5
 """ENGINE-NOTES §5: a scaling entry's effect is multiplied at most ×5."""
@@ -130,16 +117,14 @@ def _pay(payer: Payer, plan: Sequence[tuple[PoolSpec, int]]) -> LiveEntry | None
 
 
 def standing_spend(
-    kind: str,
-    spends: Sequence[SpendEntry],
-    request: CheckRequest,
-    number: CheckNumber,
-    payer: Payer,
+    rules: ResolutionRules, request: CheckRequest, number: CheckNumber, payer: Payer
 ) -> Purchase:
-    """000, "Gastar para cambiar una tirada": a `resolution.spend` entry bought on a check."""
-    allowed = BUYS.get(kind)
+    """000, "Gastar para cambiar una tirada": a `resolution.spend` entry bought on a check;
+    what it may buy is the kind's (`ResolutionRules.buys`)."""
+    allowed = rules.buys
+    spends: Sequence[SpendEntry] = getattr(rules, "spend", None) or []
     asked = read_spend(request.spend, payer.digits)
-    if allowed is None or asked is None:
+    if not allowed or asked is None:
         return NOTHING
     pool = find_pool(payer.pools, asked[0])
     if isinstance(pool, Refused):
@@ -199,10 +184,11 @@ def _steps(chosen: CatalogEntry, scales: bool, written: str | None, payer: Payer
     return 0
 
 
-def charm(kind: str, request: CheckRequest, payer: Payer) -> Purchase:
-    """000, "Un amuleto que cambia una tirada": `use=` a picked entry's `mechanics.check`."""
+def charm(rules: ResolutionRules, request: CheckRequest, payer: Payer) -> Purchase:
+    """000, "Un amuleto que cambia una tirada": `use=` a picked entry's `mechanics.check`
+    ("Solo dice-pool puede aplicarlo": `ResolutionRules.charms`)."""
     values = payer.values
-    if kind not in CHARM_KINDS or request.use is None or values.card is None:
+    if not rules.charms or request.use is None or values.card is None:
         return NOTHING
     ruleset = values.ruleset
     chosen = find_entry(ruleset, values.card, catalog_entries(ruleset), request.use)
@@ -238,13 +224,9 @@ def charm(kind: str, request: CheckRequest, payer: Payer) -> Purchase:
 
 
 def purchase(
-    kind: str,
-    spends: Sequence[SpendEntry],
-    request: CheckRequest,
-    number: CheckNumber,
-    payer: Payer,
+    rules: ResolutionRules, request: CheckRequest, number: CheckNumber, payer: Payer
 ) -> Purchase:
     """What a check buys before it is thrown: a charm when `use=` is written, else a spend."""
     if request.use is not None:
-        return charm(kind, request, payer)
-    return standing_spend(kind, spends, request, number, payer)
+        return charm(rules, request, payer)
+    return standing_spend(rules, request, number, payer)

@@ -72,9 +72,12 @@ from dataclasses import dataclass, fields
 from gmtags.checks.context import CheckInput, named_rung, start_record
 from gmtags.checks.contextual import handful
 from gmtags.checks.dice import Tray
+from gmtags.checks.kind import KindParts, dc_rung, ladder_line
 from gmtags.checks.outcomes import Critical, decide
+from gmtags.checks.receipts import NOT_NUMBERS, Attrs, numbers
 from gmtags.checks.record import CheckRecord
 from gmtags.checks.request import clamp
+from gmtags.limits import Limits
 from gmtags.ruleset.resolution import SymbolDie, SymbolPool
 from gmtags.sheet.numbers import CheckNumber
 from gmtags.sheet.values import whole
@@ -363,3 +366,37 @@ def resolve_symbol_pool(rules: SymbolPool, check: CheckInput) -> CheckRecord:
     verdict = decide(outcomes, success=success, critical=critical, measure=measure)
     record.result, record.outcome = verdict.result, verdict.outcome
     return record
+
+
+# ---------------------------------------------------------------- the kind
+
+
+def tray_limit(rules: SymbolPool, limits: Limits) -> int:
+    """A guard above the validated maxima of a symbol pool."""
+    return 2 * limits.dice_per_roll
+
+
+def reminder(rules: SymbolPool) -> list[str]:
+    """What the GM is taught about a symbol-pool check."""
+    lines = [
+        "Checks build a pool of narrative dice; dc is the number of difficulty dice.",
+        'bonus="N" adds boost dice (negative: setback dice); upgrade="N" upgrades difficulty dice.',
+    ]
+    if rules.allow_own_upgrade:
+        lines.append('upgradeOwn="N" upgrades the roller\'s own dice.')
+    return lines + ladder_line(rules.difficulty_ladder, dc_rung)
+
+
+def audit(attrs: Attrs, faces: list[int], rules: SymbolPool) -> list[str]:
+    """`total == used + modifier` (the net successes, modifier 0)."""
+    read = numbers(attrs)
+    if read is None:
+        return [NOT_NUMBERS]
+    used, modifier, total = read
+    if total != used + modifier:
+        return [f"total {total} is not used {used} + modifier {modifier}"]
+    return []
+
+
+KIND = KindParts(SymbolPool, resolve_symbol_pool, tray_limit, reminder, audit, "sum")
+"""000, "symbol-pool"."""

@@ -8,7 +8,7 @@ first override that names the check (000, "Pruebas que tiran a su manera"),
 pay for what the check buys (`spend=`, `use=`: `gmtags.checks.spend`), apply
 the rows and entries `apply=` names, paying their costs
 (`gmtags.checks.contextual`, 004), then hand the check to the resolver of the
-ruleset's kind (one module per kind, `KINDS` below).
+ruleset's kind (`gmtags.checks.kinds.KINDS`: one module per kind).
 
 A check changes state only by paying: a spend, a charm or a contextual cost
 that was paid returns the snapshot with the roller's live pools (and tracks) paid (000, "Gastar para
@@ -20,45 +20,22 @@ live state (ENGINE-NOTES §5).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from types import MappingProxyType
-from typing import Any
-
 from gmtags.checks.context import CheckInput
 from gmtags.checks.contextual import Contextual, apply_contextual, effect_dice
 from gmtags.checks.dice import Tray
-from gmtags.checks.dice_highest import resolve_dice_highest
-from gmtags.checks.dice_pool import resolve_dice_pool
-from gmtags.checks.dice_sum import resolve_dice_sum
-from gmtags.checks.record import CheckRecord
+from gmtags.checks.kinds import KINDS
 from gmtags.checks.request import CheckRequest, read_request
-from gmtags.checks.roll_against import resolve_roll_against
 from gmtags.checks.spend import NOTHING, Payer, Purchase, purchase
-from gmtags.checks.symbol_pool import resolve_symbol_pool
 from gmtags.engine.context import Applied, Context
 from gmtags.engine.sheet import character_pools
 from gmtags.ruleset.model import Ruleset
-from gmtags.ruleset.resolution import DicePool, Override, ResolutionRules
+from gmtags.ruleset.resolution import Override, ResolutionRules
 from gmtags.sheet import live
 from gmtags.sheet.numbers import CheckNumber, check_number
 from gmtags.sheet.values import SheetValues
 from gmtags.state.snapshot import LiveEntry, Snapshot
 from gmtags.tags.parse import ParsedTag
 from gmtags.tags.receipt import Pairs, refused
-
-Resolver = Callable[[Any, CheckInput], CheckRecord]
-"""Rolls one check under a kind's resolution rules and returns its record."""
-
-KINDS: Mapping[str, Resolver] = MappingProxyType(
-    {
-        "dice-sum": resolve_dice_sum,
-        "roll-against": resolve_roll_against,
-        "dice-highest": resolve_dice_highest,
-        "dice-pool": resolve_dice_pool,
-        "symbol-pool": resolve_symbol_pool,
-    }
-)
-"""Resolvers by `resolution.kind`."""
 
 _OVERRIDE_LISTS = {"skill": "skills", "save": "saves", "ability": "abilities"}
 
@@ -100,18 +77,6 @@ def _override(ruleset: Ruleset, values: SheetValues | None, number: CheckNumber)
     return None
 
 
-def _tray_limit(kind: str, rules: ResolutionRules, context: Context) -> int:
-    # dice-sum: 20 dice a roll (SPEC §8). A pool throws at most 2 × pool.max plus
-    # the re-throws a reroll may make. The other kinds are bounded by their own
-    # validated maxima (a pool of 20 plus 10 dark dice plus two fallback dice; 11
-    # d10 for tens); the tray is a guard on top of those.
-    if kind == "dice-sum":
-        return context.limits.dice_per_roll
-    if isinstance(rules, DicePool):
-        return 2 * rules.pool.max + context.limits.rerolls
-    return 2 * context.limits.dice_per_roll
-
-
 def with_live(snapshot: Snapshot, key: str, entry: LiveEntry) -> Snapshot:
     """The snapshot with the roller's live entry replaced; an entry storing nothing is dropped."""
     entries = dict(snapshot.ruleset_live)
@@ -123,7 +88,6 @@ def with_live(snapshot: Snapshot, key: str, entry: LiveEntry) -> Snapshot:
 
 
 def _purchase(
-    kind: str,
     rules: ResolutionRules,
     request: CheckRequest,
     number: CheckNumber,
@@ -134,8 +98,7 @@ def _purchase(
     if values is None or values.card is None or (request.spend is None and request.use is None):
         return NOTHING
     payer = Payer(values, character_pools(values), values.live, context.limits.integer_digits)
-    spends = getattr(rules, "spend", None) or []
-    return purchase(kind, spends, request, number, payer)
+    return purchase(rules, request, number, payer)
 
 
 def _contextual(
@@ -154,8 +117,7 @@ def apply_skill_check(tag: ParsedTag, snapshot: Snapshot, context: Context) -> A
     request: CheckRequest | None = read_request(tag, context.limits.integer_digits)
     if request is None:
         return Applied(snapshot, refused("skill_check", _inputs(tag), _inputs(tag), "malformed"))
-    kind = ruleset.resolution_kind or ""
-    resolver = KINDS[kind]
+    kind = KINDS[ruleset.resolution_kind or ""]
     number = check_number(ruleset, snapshot, request.who, request.name, request.with_)
     who = number.character.name if number.character.name is not None else request.who
     if number.untrained == "refuse":
@@ -167,14 +129,14 @@ def apply_skill_check(tag: ParsedTag, snapshot: Snapshot, context: Context) -> A
     override = _override(ruleset, values, number)
     if override is not None:
         rules = rules.overridden(override)
-    bought = _purchase(kind, rules, request, number, values, context)
+    bought = _purchase(rules, request, number, values, context)
     applied = _contextual(request, number, values, bought)
     if applied.number is not None:
         number = applied.number
     effects = applied.effects
-    tray = Tray(context.dice, _tray_limit(kind, rules, context) + effect_dice(effects))
+    tray = Tray(context.dice, kind.tray_limit(rules, context.limits) + effect_dice(effects))
     check = CheckInput(request, number, tray, context.limits, bought.bought, values, effects)
-    record = resolver(rules, check)
+    record = kind.resolve(rules, check)
     after = snapshot
     entry = applied.entry if applied.entry is not None else bought.entry
     if entry is not None and number.character.key is not None:

@@ -20,16 +20,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from gmtags.checks.kinds import kind_of
 from gmtags.prompt.text import number, one_line, signed
 from gmtags.ruleset.model import Ruleset
-from gmtags.ruleset.resolution import (
-    DiceHighest,
-    DicePool,
-    DiceSum,
-    Outcomes,
-    RollAgainst,
-    SymbolPool,
-)
+from gmtags.ruleset.resolution import Outcomes
 from gmtags.ruleset.sheet import EnumColumn, UntrainedBy
 from gmtags.sheet import wounds
 from gmtags.sheet.live import character_pools, pool_reading
@@ -43,23 +37,6 @@ from gmtags.state.snapshot import LiveEntry, Snapshot
 # ----------------------------------------------------------------- checks
 
 
-def _ladder(ruleset: Ruleset) -> str | None:
-    rungs = getattr(ruleset.resolution_rules, "difficulty_ladder", None)
-    if not rungs:
-        return None
-    parts = []
-    for rung in rungs:
-        if hasattr(rung, "successes"):
-            target = f", each die {rung.target}+" if rung.target is not None else ""
-            unit = "success" if rung.successes == 1 else "successes"
-            parts.append(f"{rung.label} ({rung.successes} {unit}{target})")
-        elif getattr(rung, "divide", None):
-            parts.append(f"{rung.label} (target divided by {rung.divide})")
-        else:
-            parts.append(f"{rung.label} ({rung.dc})")
-    return 'Difficulty rungs (write difficulty="<rung>" instead of dc): ' + ", ".join(parts) + "."
-
-
 def _outcomes(outcomes: Outcomes | None) -> list[str]:
     if outcomes is None:
         return []
@@ -71,72 +48,9 @@ def _outcomes(outcomes: Outcomes | None) -> list[str]:
 
 
 def _kind_lines(ruleset: Ruleset) -> list[str]:
+    """The kind's own lines (000: its options, its ladder), then the outcome tiers."""
     rules = ruleset.resolution_rules
-    lines: list[str] = []
-    if isinstance(rules, DiceSum):
-        lines.append(
-            f"Checks add {rules.dice.count}d{rules.dice.sides} to the sheet's number; "
-            "dc is the total to reach."
-        )
-        if rules.advantage:
-            lines.append('Add mode="advantage" or mode="disadvantage" when the fiction grants it.')
-    elif isinstance(rules, DicePool):
-        lines.append(
-            f"Checks throw the sheet's number in d{rules.die.sides}; each die at or over the "
-            "target succeeds; dc is how many successes are needed."
-        )
-        if rules.target.min < rules.target.max and rules.target.from_ is None:
-            lines.append(
-                f'threshold="N" moves the per-die target ({rules.target.min} to '
-                f"{rules.target.max}, default {rules.target.default})."
-            )
-        if rules.situational_dice is not None:
-            sd = rules.situational_dice
-            lines.append(f'bonus="N" adds or takes dice ({sd.min} to {sd.max}).')
-        for name, rule in (("explode", rules.explode), ("double", rules.double)):
-            if rule is not None and rule.min is not None:
-                lines.append(
-                    f'{name}="N" moves the {name} face for one check (down to {rule.min}).'
-                )
-        if rules.reroll:
-            ids = ", ".join(r.id for r in rules.reroll)
-            lines.append(f'reroll="<id>" uses a standing re-throw: {ids}.')
-        for entry in rules.spend:
-            lines.append(f'spend="{entry.pool}:{entry.amount}" pays for a purchase on the check.')
-    elif isinstance(rules, DiceHighest):
-        lines.append(
-            f"Checks throw the sheet's number in d{rules.die.sides} and read the highest; "
-            "dc is the face to reach."
-        )
-        if rules.situational_dice is not None:
-            sd = rules.situational_dice
-            lines.append(f'bonus="N" adds or takes dice ({sd.min} to {sd.max}).')
-        if rules.dark is not None:
-            text = f" {rules.dark.text}" if rules.dark.text else ""
-            lines.append(f'dark="N" adds up to {rules.dark.max} {rules.dark.label} dice.{text}')
-    elif isinstance(rules, RollAgainst):
-        side = "at or under" if rules.against == "at-most" else "at or over"
-        lines.append(
-            f"Checks roll {rules.dice.count}d{rules.dice.sides} {side} the sheet's number; "
-            "dc moves that target (−100 to 100)."
-        )
-        if rules.tens is not None:
-            lines.append(
-                f'bonus="+N" / bonus="-N" adds bonus or penalty tens dice (up to {rules.tens.max}).'
-            )
-    elif isinstance(rules, SymbolPool):
-        lines.append("Checks build a pool of narrative dice; dc is the number of difficulty dice.")
-        lines.append(
-            'bonus="N" adds boost dice (negative: setback dice); '
-            'upgrade="N" upgrades difficulty dice.'
-        )
-        if rules.allow_own_upgrade:
-            lines.append('upgradeOwn="N" upgrades the roller\'s own dice.')
-    ladder = _ladder(ruleset)
-    if ladder:
-        lines.append(ladder)
-    lines += _outcomes(rules.outcomes)
-    return lines
+    return kind_of(rules).reminder(rules) + _outcomes(rules.outcomes)
 
 
 def _untrained(ruleset: Ruleset) -> str | None:

@@ -29,11 +29,8 @@ from gmtags.ruleset.party import Party, SheetSummary
 from gmtags.ruleset.refs import RulesetValueRef
 from gmtags.ruleset.resolution import (
     CHECK_WORDS,
-    DiceHighest,
-    DicePool,
     Found,
     MechanicsCheck,
-    SymbolPool,
     ladder_adapter,
 )
 from gmtags.ruleset.rests import RestoreStep
@@ -1357,8 +1354,7 @@ def check_resolution_refs(ruleset: Ruleset) -> list[Problem]:
     rules = ruleset.resolution_rules
     index = SheetIndex.of_sheet(ruleset)
     problems: list[Problem] = []
-    spend = rules.spend if isinstance(rules, DicePool | DiceHighest | SymbolPool) else []
-    for position, entry in enumerate(spend):
+    for position, entry in enumerate(rules.spend or []):
         at = f"resolution.spend.{position}"
         pool = index.pools.get(entry.pool)
         if pool is None:
@@ -1387,18 +1383,13 @@ def check_resolution_refs(ruleset: Ruleset) -> list[Problem]:
                 )
         if override.when is not None:
             problems += check_ref(override.when, f"{at}.when", index)
-    if isinstance(rules, DicePool):
-        if rules.target.from_ is not None:
-            problems += check_ref(rules.target.from_, "resolution.target.from", index)
-        for position, stance in enumerate(rules.stances or []):
-            for item, name in enumerate(stance.skills):
-                if name not in index.skills:
-                    problems.append(
-                        Problem(
-                            f"resolution.stances.{position}.skills.{item}",
-                            f"names no skill '{name}'",
-                        )
-                    )
+    for loc, ref in rules.sheet_refs():
+        problems += check_ref(ref, ".".join(["resolution", *map(str, loc)]), index)
+    for loc, name in rules.skill_refs():
+        if name not in index.skills:
+            problems.append(
+                Problem(".".join(["resolution", *map(str, loc)]), f"names no skill '{name}'")
+            )
     return problems
 
 
@@ -1421,7 +1412,7 @@ def check_catalog_checks(ruleset: Ruleset) -> list[Problem]:
             if check is None:
                 continue
             at = f"catalogs.{position}.entries.{item}.mechanics.check"
-            if not isinstance(rules, DicePool):
+            if not rules.charms:
                 problems.append(
                     Problem(
                         at,

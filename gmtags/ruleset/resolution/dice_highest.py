@@ -72,6 +72,7 @@ class DiceHighest(ResolutionRules):
     """
 
     rung: ClassVar[type[Rung]] = HighestRung
+    buys: ClassVar[frozenset[str]] = frozenset({"dice"})
 
     kind: Literal["dice-highest"]
     die: PoolDie = PoolDie(sides=6)
@@ -99,7 +100,7 @@ class DiceHighest(ResolutionRules):
                 found.append(
                     (("critical", "count"), f"a check throws at most {dice} dice that count")
                 )
-        return found + spend_rules(self.spend, "dice-highest", frozenset({"dice"}))
+        return found + spend_rules(self.spend, self.kind_name, self.buys)
 
     def ladder_rules(self, rungs: Sequence[Rung]) -> Found:
         """000: "dc= … de 1 a keep veces las caras del dado"."""

@@ -197,6 +197,9 @@ class DicePool(ResolutionRules):
     """
 
     rung: ClassVar[type[Rung]] = PoolRung
+    buys: ClassVar[frozenset[str]] = frozenset({"successes", "dice", "reroll"})
+    charms: ClassVar[bool] = True
+    """000, "Un amuleto…": "Solo dice-pool puede aplicarlo"."""
 
     kind: Literal["dice-pool"]
     die: PoolDie = PoolDie(sides=10)
@@ -267,7 +270,7 @@ class DicePool(ResolutionRules):
         for position, item in enumerate(rerolls):
             found += self._reroll_below_sides(item, ("reroll", position, "upTo"))
         found += self._stance_rules()
-        found += spend_rules(self.spend, "dice-pool", frozenset({"successes", "dice", "reroll"}))
+        found += spend_rules(self.spend, self.kind_name, self.buys)
         for position, entry in enumerate(self.spend):
             if entry.reroll is not None:
                 found += self._reroll_below_sides(
@@ -321,6 +324,18 @@ class DicePool(ResolutionRules):
                     )
                 )
         return found
+
+    def sheet_refs(self) -> list[tuple[Loc, RulesetValueRef]]:
+        """000, "target.from: opcional": the target read from the sheet."""
+        return [] if self.target.from_ is None else [(("target", "from"), self.target.from_)]
+
+    def skill_refs(self) -> list[tuple[Loc, str]]:
+        """000, "target.from: opcional" (1.137): the skills each stance names."""
+        return [
+            (("stances", position, "skills", item), name)
+            for position, stance in enumerate(self.stances or [])
+            for item, name in enumerate(stance.skills)
+        ]
 
     def check_effect_rules(self, check: MechanicsCheck) -> Found:
         """SCHEMA-NOTES §9 and 000, "Un amuleto…": a check effect's faces fit this pool.

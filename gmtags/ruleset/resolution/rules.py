@@ -141,6 +141,10 @@ class ResolutionRules(SharedKeys):
 
     locked_keys: ClassVar[frozenset[str]] = LOCKED_KEYS
     rung: ClassVar[type[Rung]] = Rung
+    buys: ClassVar[frozenset[str]] = frozenset()
+    """000, "Gastar para cambiar una tirada": what a standing spend may buy (nothing: no spend)."""
+    charms: ClassVar[bool] = False
+    """000, "Un amuleto que cambia una tirada": whether `use=` may apply an entry's check."""
 
     outcomes: Outcomes | None = None
     overrides: Annotated[list[Override], Field(max_length=16)] = []
@@ -274,6 +278,20 @@ class ResolutionRules(SharedKeys):
         Locations are below the ladder (`2.target`). The shape of each rung is
         the kind's `rung` model.
         """
+        return []
+
+    def sheet_refs(self) -> list[tuple[Loc, RulesetValueRef]]:
+        """The kind's own value references, by location below `resolution`, for the passes
+        that check what they read (none but the shared keys')."""
+        return []
+
+    def skill_refs(self) -> list[tuple[Loc, str]]:
+        """The skills the kind's own keys name, by location below `resolution`."""
+        return []
+
+    def check_effect_rules(self, check: Any) -> Found:
+        """How a catalog entry's `mechanics.check` fits this resolution (only a kind that
+        `charms` applies one; the passes refuse it on any other)."""
         return []
 
     def kind_rules(self) -> Found:

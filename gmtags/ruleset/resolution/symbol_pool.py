@@ -102,6 +102,7 @@ class SymbolPool(ResolutionRules):
     """
 
     rung: ClassVar[type[Rung]] = SymbolRung
+    buys: ClassVar[frozenset[str]] = frozenset({"dice"})
     locked_keys: ClassVar[frozenset[str]] = LOCKED_KEYS | {"symbols", "dice"}
 
     kind: Literal["symbol-pool"]
@@ -150,7 +151,7 @@ class SymbolPool(ResolutionRules):
                 found.append((loc, f"no face of any die shows '{name}', so it could never count"))
         if self.allow_own_upgrade and self.pool.upgrade is None:
             found.append((("allowOwnUpgrade",), "allowOwnUpgrade needs pool.upgrade"))
-        return found + spend_rules(self.spend, "symbol-pool", frozenset({"dice"}))
+        return found + spend_rules(self.spend, self.kind_name, self.buys)
 
     def _symbol_links(self, symbols: Mapping[str, Symbol]) -> Found:
         """`counts` names a symbol without its own `counts`; `cancels` pairs two, once each."""
