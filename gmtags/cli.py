@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import logging
+from pathlib import Path
 from typing import Any
 
 import click
@@ -24,6 +25,7 @@ from gmtags.errors import GmtagsError
 from gmtags.process import ProcessResult, process
 from gmtags.prompt import gm_instructions
 from gmtags.ruleset.load import load_ruleset
+from gmtags.ruleset.schema import ruleset_schema_json
 from gmtags.server.cli import serve_command
 from gmtags.server.demo import serve_demo
 from gmtags.state.snapshot import Snapshot, load_snapshot
@@ -85,6 +87,20 @@ def validate_command(ruleset_path: str) -> None:
     """Check that a ruleset imports; print every problem with its JSON path."""
     ruleset = _ruleset(ruleset_path)
     click.echo(f"ok: {ruleset.name} ({ruleset.id} v{ruleset.version})")
+
+
+@main.command("schema")
+@click.option("--out", "out_path", help="Write the schema to this file instead of stdout.")
+def schema_command(out_path: str | None) -> None:
+    """Print the JSON Schema of the ruleset file, for an editor to check it as it is typed."""
+    text = ruleset_schema_json()
+    if out_path is None:
+        click.echo(text, nl=False)
+        return
+    try:
+        Path(out_path).write_text(text, encoding="utf-8")
+    except OSError as error:
+        _fail(f"cannot write schema file {out_path}: {error.strerror}")
 
 
 def _demo_report(result: ProcessResult, before: Snapshot) -> str:
