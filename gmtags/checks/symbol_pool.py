@@ -44,8 +44,12 @@ Decisions where the seeds are silent:
   0). A success that shows the critical-success symbol is
   `critical_success`, a failure that shows the critical-failure symbol
   `critical_failure`; a mark on the other side is kept in `symbolDetails`
-  only. With tiers that critical lands in its tier as usual, so success
-  never changes.
+  only. With tiers, that critical lands in a tier `on` it; when the tiers
+  have none, the tiers read from the number decide as for every other kind
+  (net successes by `total`, or `margin` = net − needed + 1) and the critical
+  symbol stays marked in `symbolDetails` only (000: "Las franjas siguen
+  decidiendo el éxito de la forma habitual; los símbolos críticos originales
+  siguen marcados").
 - `symbols` lists the net symbols as count and id in the order `symbols`
   declares them, space-separated; when nothing is left it is empty
   (`symbols=""`) and the card says "no symbols". `dice` writes the roll as
@@ -362,6 +366,14 @@ def resolve_symbol_pool(rules: SymbolPool, check: CheckInput) -> CheckRecord:
     elif not success and reading.critical_failure:
         critical = "failure"
     outcomes = rules.outcomes
+    if outcomes is not None and critical is not None:
+        # 000, symbol-pool: "Las franjas siguen decidiendo el éxito de la forma habitual; los
+        # símbolos críticos originales siguen marcados": a critical symbol moves the check
+        # only into a tier `on` that critical; otherwise the number decides, and the symbol
+        # stays marked in `symbolDetails`.
+        on = "critical-success" if critical == "success" else "critical-failure"
+        if not any(tier.on == on for tier in outcomes.tiers):
+            critical = None
     measure = successes if outcomes and outcomes.by == "total" else successes - needed + 1
     verdict = decide(outcomes, success=success, critical=critical, measure=measure)
     record.result, record.outcome = verdict.result, verdict.outcome

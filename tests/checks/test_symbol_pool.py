@@ -378,6 +378,22 @@ class TestOutcomes:
         got = out(rules, '[skill_check: skill="Athletics" dc="0"]', KIRA, [12, 1, 1])
         assert (got["outcome"], got["result"]) == ("Triumphant", "critical_success")
 
+    def test_triumph_without_a_critical_tier_reads_the_number(self) -> None:
+        """000: with no tier `on` a critical, a triumph does not move the check: the number picks
+        the tier, and the triumph stays marked in symbolDetails."""
+        rules = variant(outcomes={"by": "total", "tiers": self.TIERS})
+        got = out(rules, '[skill_check: skill="Athletics" dc="0"]', KIRA, [12, 1, 1])
+        assert (got["outcome"], got["result"]) == ("Made it", "success")
+        assert got["symbolDetails"].startswith("critSuccess: yes")
+
+    def test_despair_without_a_critical_tier_reads_the_number(self) -> None:
+        """A failing roll with a despair falls to the tier its number reaches, not critical."""
+        rules = variant(outcomes={"by": "total", "tiers": self.TIERS})
+        text = '[skill_check: skill="Athletics" dc="2" upgrade="1"]'
+        got = out(rules, text, KIRA, [1, 1, 1, 12, 1])
+        assert "critFailure: yes" in got["symbolDetails"]
+        assert (got["outcome"], got["result"]) == ("Missed", "failure")
+
 
 class TestReceipt:
     def test_golden(self) -> None:
