@@ -121,6 +121,7 @@ def resolve_dice_highest(rules: DiceHighest, check: CheckInput) -> CheckRecord:
         # zeroDice "fail": the check fails without rolling, whatever tier a 0 would read.
         verdict = decide(outcomes, success=False, critical=None, measure=-(10**6))
     record.result, record.outcome = verdict.result, verdict.outcome
+    record.unrolled = failed and not record.rolls
     return record
 
 

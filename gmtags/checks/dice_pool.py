@@ -294,6 +294,7 @@ def resolve_dice_pool(rules: DicePool, check: CheckInput) -> CheckRecord:
         # pool.min 0: an empty pool fails without rolling, whatever tier 0 would read.
         verdict = decide(outcomes, success=False, critical=None, measure=-(10**6))
     record.result, record.outcome = verdict.result, verdict.outcome
+    record.unrolled = size == 0
     return record
 
 

@@ -75,6 +75,9 @@ class CheckRecord:
     upgrade_own: int = 0
     outcome: str | None = None
     outcome_text: str | None = None
+    unrolled: bool = False
+    """The check failed without throwing a die (an empty pool): it buys and pays nothing.
+    Not written in the receipt."""
 
     def attrs(self) -> Pairs:
         """The receipt's attributes, in the reference order."""

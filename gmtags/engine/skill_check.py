@@ -20,7 +20,7 @@ live state (ENGINE-NOTES §5).
 
 from __future__ import annotations
 
-from gmtags.checks.context import CheckInput
+from gmtags.checks.context import NOTHING_BOUGHT, CheckInput
 from gmtags.checks.contextual import Contextual, apply_contextual, effect_dice
 from gmtags.checks.dice import Tray
 from gmtags.checks.kinds import KINDS
@@ -130,6 +130,7 @@ def apply_skill_check(tag: ParsedTag, snapshot: Snapshot, context: Context) -> A
     if override is not None:
         rules = rules.overridden(override)
     bought = _purchase(rules, request, number, values, context)
+    unpaid = number
     applied = _contextual(request, number, values, bought)
     if applied.number is not None:
         number = applied.number
@@ -137,6 +138,12 @@ def apply_skill_check(tag: ParsedTag, snapshot: Snapshot, context: Context) -> A
     tray = Tray(context.dice, kind.tray_limit(rules, context.limits) + effect_dice(effects))
     check = CheckInput(request, number, tray, context.limits, bought.bought, values, effects)
     record = kind.resolve(rules, check)
+    if record.unrolled and (bought.entry is not None or applied.entry is not None):
+        # 000: an empty pool fails without rolling; like a refused check it buys and pays
+        # nothing, so its receipt names no purchase and no row it did not pay for.
+        check = CheckInput(request, unpaid, tray, context.limits, NOTHING_BOUGHT, values)
+        record = kind.resolve(rules, check)
+        return Applied(snapshot, record.receipt(_inputs(tag)))
     after = snapshot
     entry = applied.entry if applied.entry is not None else bought.entry
     if entry is not None and number.character.key is not None:
