@@ -139,7 +139,7 @@ _REFINE: dict[str, Refine] = {
     "_prompt_safe": lambda _g, _f, s: {**s, "minLength": 1, "pattern": PROMPT_SAFE_PATTERN},
     "_state_value": lambda _g, _f, s: {**s, "minLength": 1, "pattern": STATE_VALUE_PATTERN},
     # Values that must not repeat: enum and state values, clock sizes.
-    "_unique": lambda _g, _f, s: {**s, "uniqueItems": True},
+    "unique": lambda _g, _f, s: {**s, "uniqueItems": True},
     "ClocksConfig._distinct": lambda _g, _f, s: {**s, "uniqueItems": True},
     # 000, "Pruebas que tiran a su manera": keys an override's `set` may not change.
     "_no_locked_keys": lambda _g, _f, s: {
