@@ -31,7 +31,7 @@ from gmtags.engine.sheet import character_pools
 from gmtags.ruleset.model import Ruleset
 from gmtags.ruleset.resolution import Override, ResolutionRules
 from gmtags.sheet import live
-from gmtags.sheet.numbers import CheckNumber, check_number
+from gmtags.sheet.numbers import CheckNumber, check_sheet, sheet_check_number
 from gmtags.sheet.values import SheetValues
 from gmtags.state.snapshot import LiveEntry, Snapshot
 from gmtags.tags.parse import ParsedTag
@@ -50,15 +50,6 @@ def _echo(tag: ParsedTag, who: str | None) -> Pairs:
         (attr.key, who if attr.key.lower() == "who" and who is not None else attr.value)
         for attr in tag.attrs
     )
-
-
-def roller_sheet(ruleset: Ruleset, snapshot: Snapshot, number: CheckNumber) -> SheetValues | None:
-    character = number.character
-    if character.name is None or character.status != "character":
-        return None
-    card = snapshot.game_character_cards.get(character.name)
-    live = snapshot.ruleset_live.get(character.key or "")
-    return SheetValues(ruleset, card, live)
 
 
 def _override(ruleset: Ruleset, values: SheetValues | None, number: CheckNumber) -> Override | None:
@@ -118,14 +109,14 @@ def apply_skill_check(tag: ParsedTag, snapshot: Snapshot, context: Context) -> A
     if request is None:
         return Applied(snapshot, refused("skill_check", _inputs(tag), _inputs(tag), "malformed"))
     kind = KINDS[ruleset.resolution_kind or ""]
-    number = check_number(ruleset, snapshot, request.who, request.name, request.with_)
+    character, values = check_sheet(ruleset, snapshot, request.who)
+    number = sheet_check_number(ruleset, values, character, request.name, request.with_)
     who = number.character.name if number.character.name is not None else request.who
     if number.untrained == "refuse":
         # 002: the check is not rolled; the ask comes back with reason="untrained".
         receipt = refused("skill_check", _inputs(tag), _echo(tag, who), "untrained")
         return Applied(snapshot, receipt)
     rules = ruleset.resolution_rules
-    values = roller_sheet(ruleset, snapshot, number)
     override = _override(ruleset, values, number)
     if override is not None:
         rules = rules.overridden(override)

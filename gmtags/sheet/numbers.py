@@ -577,6 +577,17 @@ def sheet_check_number(
     )
 
 
+def check_sheet(
+    ruleset: Ruleset, snapshot: Snapshot, who: str | None
+) -> tuple[CheckCharacter, SheetValues | None]:
+    """Who a check is for and their sheet's values (None for a stranger or no character),
+    read once: the check's number and everything it pays read the same sheet."""
+    character, card = find_check_character(snapshot, who)
+    if card is None or character.key is None:
+        return character, None
+    return character, SheetValues(ruleset, card, snapshot.ruleset_live.get(character.key))
+
+
 def check_number(
     ruleset: Ruleset,
     snapshot: Snapshot,
@@ -593,8 +604,5 @@ def check_number(
     pruebas por sí mismas". Live reads take the character's live state as the
     snapshot holds it.
     """
-    character, card = find_check_character(snapshot, who)
-    if card is None or character.key is None:
-        return sheet_check_number(ruleset, None, character, name, with_ability)
-    values = SheetValues(ruleset, card, snapshot.ruleset_live.get(character.key))
+    character, values = check_sheet(ruleset, snapshot, who)
     return sheet_check_number(ruleset, values, character, name, with_ability)

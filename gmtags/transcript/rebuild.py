@@ -34,14 +34,14 @@ from dataclasses import dataclass
 
 from gmtags.checks.contextual import apply_contextual
 from gmtags.engine.context import Context
-from gmtags.engine.skill_check import roller_sheet, with_live
+from gmtags.engine.skill_check import with_live
 from gmtags.history.records import History, HistoryError, MessageRecord, SwipeRecord
 from gmtags.history.snapshots import SnapshotTable
 from gmtags.limits import DEFAULT_LIMITS, Limits
 from gmtags.process import apply_tag
 from gmtags.ruleset.model import Ruleset
 from gmtags.sheet.live import character_pools
-from gmtags.sheet.numbers import check_number
+from gmtags.sheet.numbers import check_sheet, sheet_check_number
 from gmtags.state.snapshot import Snapshot
 from gmtags.tags.parse import parse_span
 from gmtags.tags.receipt import ENGINE_ATTRS
@@ -122,8 +122,8 @@ def _reapply_contextual(
     names, who, skill = receipt.get("from"), receipt.get("who"), receipt.get("skill")
     if not names or who is None or not skill:
         return state, []
-    number = check_number(context.ruleset, state, who, skill, receipt.get("with"))
-    values = roller_sheet(context.ruleset, state, number)
+    character, values = check_sheet(context.ruleset, state, who)
+    number = sheet_check_number(context.ruleset, values, character, skill, receipt.get("with"))
     if values is None or number.character.key is None:
         return state, [f"from={names!r} names no character's rows"]
     applied = apply_contextual(names, number, values, character_pools(values), values.live)
