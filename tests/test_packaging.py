@@ -24,6 +24,7 @@ def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return path
 
 
+@pytest.mark.slow
 class TestWheel:
     def test_grammar_is_inside(self, wheel: Path) -> None:
         """grammar/gmtags.lark ships inside the package, with py.typed and the demo files."""
