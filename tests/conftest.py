@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 
+import click
 import pytest
+from click.testing import CliRunner
 
 from gmtags import Ruleset, load_ruleset
 
@@ -18,3 +21,20 @@ REFERENCE_RULESETS = FIXTURES / "rulesets" / "reference"
 def clocks_ruleset() -> Ruleset:
     """A minimal ruleset with the default clocks (`"clocks": {}`)."""
     return load_ruleset(FIXTURES / "rulesets" / "clocks-default.json")
+
+
+@dataclass(frozen=True, slots=True)
+class Ran:
+    """What a command printed and how it ended, like `subprocess.CompletedProcess`."""
+
+    returncode: int
+    stdout: str
+    stderr: str
+
+
+def invoke(command: click.Command, *args: str | Path, stdin: str = "") -> Ran:
+    """Run a click command in this process (click's `CliRunner`); a crash fails the test."""
+    result = CliRunner().invoke(
+        command, [str(arg) for arg in args], input=stdin, catch_exceptions=False
+    )
+    return Ran(result.exit_code, result.stdout, result.stderr)

@@ -9,19 +9,27 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import FIXTURES, REFERENCE_RULESETS
+from gmtags.cli import main
+from tests.conftest import FIXTURES, REFERENCE_RULESETS, Ran, invoke
 
 RULESET = str(FIXTURES / "rulesets" / "clocks-default.json")
 
 
-def gmtags(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-c", "from gmtags.cli import run; run()", *args],
-        input=stdin,
-        capture_output=True,
-        text=True,
-        check=False,
-    )
+def gmtags(*args: str, stdin: str = "") -> Ran:
+    """`gmtags ARGS` run in this process."""
+    return invoke(main, *args, stdin=stdin)
+
+
+class TestSmoke:
+    def test_the_console_script_runs(self) -> None:
+        """One real interpreter: the entry point validates a ruleset and exits 0."""
+        out = subprocess.run(
+            [sys.executable, "-c", "from gmtags.cli import run; run()", "validate", RULESET],
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+        assert out.returncode == 0 and out.stdout.startswith("ok: ")
 
 
 class TestProcessCommand:

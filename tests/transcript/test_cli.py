@@ -7,16 +7,14 @@ import subprocess
 import sys
 from pathlib import Path
 
+from gmtags.transcript.cli import transcript as transcript_group
+from tests.conftest import Ran, invoke
 from tests.transcript.conftest import CROWS, GROUP, HEIST, PLAIN, START, copy_to
 
-RUN = "from gmtags.transcript.cli import transcript; transcript(prog_name='gmtags transcript')"
 
-
-def transcript(*args: str | Path) -> subprocess.CompletedProcess[str]:
-    """Run the `transcript` command group in a fresh interpreter."""
-    return subprocess.run(
-        [sys.executable, "-c", RUN, *map(str, args)], capture_output=True, text=True, check=False
-    )
+def transcript(*args: str | Path) -> Ran:
+    """`gmtags transcript ARGS` run in this process."""
+    return invoke(transcript_group, *args)
 
 
 def reprocessed(tmp_path: Path) -> Path:
