@@ -3,15 +3,14 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from typing import Any
 
 from gmtags import Snapshot, load_ruleset
+from gmtags.cli import main
 from gmtags.prompt import gm_instructions
 from gmtags.prompt.system import BUILT_IN_CHECKS, CUT_MARK, REFERENCE_HEADING, system_prompt
 from gmtags.prompt.text import one_line
-from tests.conftest import FIXTURES, REFERENCE_RULESETS
+from tests.conftest import FIXTURES, REFERENCE_RULESETS, invoke
 
 GRAVEWATCH = load_ruleset(REFERENCE_RULESETS / "gravewatch.json")
 CROWS = load_ruleset(FIXTURES / "rulesets" / "sheets" / "crows.json")
@@ -158,19 +157,7 @@ class TestBlocks:
 class TestCommand:
     def test_prompt_command(self) -> None:
         """`gmtags prompt` prints the system part and the reminder."""
-        out = subprocess.run(
-            [
-                sys.executable,
-                "-c",
-                "from gmtags.cli import run; run()",
-                "prompt",
-                "--ruleset",
-                str(REFERENCE_RULESETS / "gravewatch.json"),
-            ],
-            capture_output=True,
-            text=True,
-            check=False,
-        )
+        out = invoke(main, "prompt", "--ruleset", REFERENCE_RULESETS / "gravewatch.json")
         assert out.returncode == 0
         assert "=== System ===" in out.stdout and "=== Turn reminder ===" in out.stdout
 
