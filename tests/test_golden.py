@@ -7,16 +7,32 @@ import json
 import pytest
 
 from gmtags import load_ruleset, process
+from gmtags.checks.kinds import KINDS
 from gmtags.state.snapshot import load_snapshot
-from gmtags.testing import GoldenCase, all_cases
+from gmtags.testing import GoldenCase, all_cases, read_cases
 from tests.conftest import FIXTURES
 
 CASES = all_cases(FIXTURES / "cases")
+SKILL_CHECK = FIXTURES / "cases" / "skill_check"
+CONTEXTUAL = "contextual.md"
+"""The `apply=` cases: contextual entries, whatever kind the ruleset rolls with."""
 
 
 def test_cases_exist() -> None:
     """The golden folder holds cases, so the parametrized test below cannot pass empty."""
     assert len(CASES) >= 15
+
+
+def test_one_skill_check_file_per_resolution_kind() -> None:
+    """Each kind has its own file of at least two cases, and each case rolls with that kind."""
+    expected = {f"{kind.replace('-', '_')}.md" for kind in KINDS} | {CONTEXTUAL}
+    assert {path.name for path in SKILL_CHECK.glob("*.md")} == expected
+    for kind in KINDS:
+        cases = read_cases(SKILL_CHECK / f"{kind.replace('-', '_')}.md")
+        assert len(cases) >= 2, kind
+        for case in cases:
+            ruleset = json.loads((FIXTURES / "rulesets" / case.meta["ruleset"]).read_text())
+            assert ruleset["resolution"]["kind"] == kind, case.id
 
 
 @pytest.mark.parametrize("case", CASES, ids=[case.id for case in CASES])

@@ -7,7 +7,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from structlog.testing import capture_logs
 
-from gmtags import Limits, Ruleset, Snapshot, process
+from gmtags import Limits, Ruleset, Snapshot, log, process
 from gmtags.limits import DEFAULT_LIMITS
 from gmtags.state.snapshot import Clock
 from gmtags.tags.scan import find_spans
@@ -157,7 +157,7 @@ class TestProcess:
                     '[clock: name="A" size="4"] [clock: name="B" tick="1"]', clocks_ruleset, seed=1
                 )
         finally:
-            structlog.reset_defaults()
+            log.configure()  # back to gmtags' quiet default, not structlog's (stdout)
         applied = [e for e in events if e["event"] == "command.applied"]
         assert [e["result"] for e in applied] == ["ok", "refused"]
         assert applied[0]["receipt"] == '[clock: name="A" size="4" result="ok" now="0/4"]'
