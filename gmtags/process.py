@@ -92,6 +92,7 @@ def step(
         receipt = _malformed(tag, context.limits)
     else:
         snapshot, receipt = apply_tag(tag, snapshot, context)
+    receipt = receipt.within(context.limits)  # the caller's limits, not the defaults
     _log.info(
         "command.applied",
         tag=tag.name,

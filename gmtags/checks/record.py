@@ -144,7 +144,8 @@ class CheckRecord:
             arithmetic = f"[{faces}] → {self.total}"
         word = self.outcome or self.result.replace("_", " ").capitalize()
         who = f"{self.who}: " if self.who else ""
-        return f"«{who}{self.skill} check (DC {self.dc}): {arithmetic}. {word}.»"
+        card = f"«{who}{self.skill} check (DC {self.dc}): {arithmetic}. {word}.»"
+        return " ".join(card.splitlines())  # one line, whatever a name holds (U+2028, …)
 
     def receipt(self, inputs: Pairs) -> Receipt:
         """The receipt of this check, for a tag whose model-written attributes were `inputs`."""

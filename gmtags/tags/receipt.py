@@ -8,9 +8,9 @@ so every receipt parses again as the tag it is.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
-from gmtags.limits import DEFAULT_LIMITS
+from gmtags.limits import DEFAULT_LIMITS, Limits
 from gmtags.text import clean_value
 
 # SPEC §2: attributes only the engine writes. A model that writes them is
@@ -48,11 +48,19 @@ class Receipt:
     inputs: Pairs
     outputs: Pairs
     card: str
+    limits: Limits = field(default=DEFAULT_LIMITS, repr=False, compare=False)
+    """The limits the text is rendered within (value length, tag length)."""
     text: str = field(init=False, repr=False, compare=False)
     """The receipt as tag text, rendered once (the log, the reply and the stream share it)."""
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "text", render_tag(self.tag, self.outputs))
+        # A card is one line, whatever the model wrote into a name (U+2028, U+0085, …).
+        object.__setattr__(self, "card", " ".join(self.card.splitlines()))
+        object.__setattr__(self, "text", render_tag(self.tag, self.outputs, self.limits))
+
+    def within(self, limits: Limits) -> Receipt:
+        """This receipt rendered within `limits` (itself when they are the ones it has)."""
+        return self if limits == self.limits else replace(self, limits=limits)
 
     @property
     def result(self) -> str:
@@ -77,15 +85,16 @@ class Receipt:
         return {"tag": self.tag, "inputs": dict(self.inputs), "outputs": dict(self.outputs)}
 
 
-def render_tag(name: str, attrs: Iterable[tuple[str, str | None]]) -> str:
+def render_tag(
+    name: str, attrs: Iterable[tuple[str, str | None]], limits: Limits = DEFAULT_LIMITS
+) -> str:
     """`[name: key="value" flag]`, values cleaned so the text always parses as one tag.
 
     A receipt never outgrows the tag length limit, so it always scans again as
     one tag: when the echoed attributes would make it too long, the last ones
-    the model wrote are left out; what the engine wrote (`result`, `reason`,
-    `now`, …, always at the end) is kept.
+    the model wrote are left out (from the first that does not fit on); what
+    the engine wrote (`result`, `reason`, `now`, …, always at the end) is kept.
     """
-    limits = DEFAULT_LIMITS
     parts = [
         key if value is None else f'{key}="{clean_value(value, limits.receipt_value_length)}"'
         for key, value in attrs
@@ -96,8 +105,10 @@ def render_tag(name: str, attrs: Iterable[tuple[str, str | None]]) -> str:
     kept_tail = [part for part in parts if part.split("=", 1)[0] in _ENGINE_OUTPUTS]
     head: list[str] = []
     for part in parts:
-        if part in kept_tail or len(_join(name, [*head, part, *kept_tail])) > limits.tag_length:
+        if part in kept_tail:
             continue
+        if len(_join(name, [*head, part, *kept_tail])) > limits.tag_length:
+            break
         head.append(part)
     return _join(name, [*head, *kept_tail])
 

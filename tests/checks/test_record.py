@@ -290,11 +290,6 @@ class TestCard:
         """The card is for a person: a 10,000-character skill is not cut."""
         assert "x" * 10_000 in card(skill="x" * 10_000)
 
-    @pytest.mark.xfail(
-        strict=True,
-        reason="card() writes skill and who as given; a tag value may hold U+2028, U+0085 or "
-        "vertical tab (the grammar only excludes CR, LF and quotes), which split the card",
-    )
     @pytest.mark.parametrize("breaker", ["\u2028", "\x85", "\x0b"])
     def test_card_is_one_line(self, breaker: str) -> None:
         """A card is one line whatever the skill and the stranger's name hold."""

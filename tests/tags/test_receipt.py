@@ -183,12 +183,6 @@ class TestTagLength:
         assert back[-4:] == cleaned(tuple(tail))
         assert back[:-4] == cleaned(tuple(echo))[: len(back) - 4]
 
-    @pytest.mark.xfail(
-        strict=True,
-        reason="render_tag skips an echoed attribute that does not fit but keeps later, shorter "
-        "ones, so a gap opens in the echo: its docstring says the last ones the model wrote are "
-        "left out",
-    )
     def test_the_last_echoed_attributes_are_the_ones_left_out(self) -> None:
         """What stays of the echo is the attributes the model wrote first, with no gap."""
         echo = [*[(f"k{i}", "x" * LIMIT) for i in range(16)], ("big", "y" * LIMIT), ("z", None)]
@@ -334,11 +328,6 @@ class TestLimitsPassedDown:
     RULES = "checks/two-d6.json"
     TAG = '[skill_check: skill="Climbing the very tall tower of the king" dc="5" who="A stranger"]'
 
-    @pytest.mark.xfail(
-        strict=True,
-        reason="render_tag reads DEFAULT_LIMITS: process(limits=...) does not reach receipt "
-        "rendering, so a tighter receipt_value_length is not honoured",
-    )
     def test_receipt_values_honour_the_limits_given(self) -> None:
         """Values in a receipt are cut to the `receipt_value_length` passed to `process`."""
         rules = load_ruleset(FIXTURES / "rulesets" / self.RULES)
@@ -346,11 +335,6 @@ class TestLimitsPassedDown:
         (receipt,) = process(self.TAG, rules, seed=1, limits=limits).receipts
         assert all(len(value) <= 10 for _, value in read_back(receipt.text, "skill_check") if value)
 
-    @pytest.mark.xfail(
-        strict=True,
-        reason="render_tag reads DEFAULT_LIMITS: under process(limits=Limits(tag_length=N)) a "
-        "receipt can outgrow N, so it no longer scans as one complete tag under those limits",
-    )
     def test_receipt_scans_as_one_tag_under_the_limits_given(self) -> None:
         """A receipt fits the `tag_length` passed to `process`, so it scans again as one tag."""
         rules = load_ruleset(FIXTURES / "rulesets" / self.RULES)
