@@ -44,10 +44,12 @@ def guard(what: str, path: str, load: Callable[[], T]) -> T:
 
 
 def read_ruleset(path: str) -> Ruleset:
+    """`--ruleset`: a hostile file (too large, too deep, NaN, huge numbers) exits 1 naming it."""
     return guard("ruleset", path, lambda: load_ruleset(path))
 
 
 def read_snapshot(path: str | None) -> Snapshot:
+    """`--state`: the empty snapshot without one; a hostile file exits 1 naming the place."""
     if path is None:
         return Snapshot()
     return guard("state", path, lambda: load_snapshot(path))
@@ -60,6 +62,8 @@ def read_text(path: str | None) -> str:
 
 
 def write_state(path: str, snapshot: Snapshot) -> None:
+    """Write `--state-out`: strict UTF-8 JSON (issue 11, through `Snapshot.to_json`: no NaN
+    or infinity, a lone surrogate half as its escape), so gmtags can read it back as `--state`."""
     try:
         Path(path).write_text(snapshot.to_json(indent=2) + "\n", encoding="utf-8")
     except OSError as error:

@@ -15,7 +15,8 @@ _SPACES = regex.compile(r"\s+")
 _ALREADY_CLEAN = regex.compile(
     r"(?:[^\s\x00-\x1f\x7f-\x9f\u2028\u2029\"\u201c\u201d\[\]](?: (?=\S))?)*"
 )
-_INTEGER = regex.compile(r"[+-]?[0-9]+")
+# A sign, the leading zeros, then the digits that count (at least one).
+_INTEGER = regex.compile(r"([+-]?)0*([0-9]+)")
 
 
 def prompt_safe_problem(value: str) -> str | None:
@@ -56,20 +57,29 @@ def clean_value(value: str, limit: int) -> str:
     return cleaned[:limit].rstrip()
 
 
-def parse_int(value: str | None, digits: int) -> int | None:
+def parse_int(value: str | None, digits: int, *, saturate: bool = False) -> int | None:
     """A signed decimal integer of at most `digits` digits, or None.
 
     SPEC §8: numbers are read with a bounded length, so no tag can make the
-    engine work in proportion to a number it wrote.
+    engine work in proportion to a number it wrote: the length is decided
+    from the text (leading zeros do not count) and a longer number is never
+    converted. It is None, or with `saturate` it reads as the largest number
+    of `digits` digits with its sign, so whoever reads it clamps it like any
+    other number too big for its range (000: "los valores fuera de rango se
+    ajustan al extremo más cercano").
     """
     if value is None:
         return None
     text = value.strip()
-    if not _INTEGER.fullmatch(text):
+    match = _INTEGER.fullmatch(text)
+    if match is None:
         return None
-    if len(text.lstrip("+-")) > digits:
-        return None
-    return int(text)
+    if match.end(2) - match.start(2) > digits:
+        if not saturate:
+            return None
+        largest: int = 10**digits - 1
+        return -largest if match.group(1) == "-" else largest
+    return int(match.group(1) + match.group(2))
 
 
 _SURROGATE = regex.compile(r"[\ud800-\udfff]")

@@ -4,7 +4,10 @@
 GM writes are whole numbers of bounded length; anything else is ignored, never
 refused ("Todo respeta el archivo: los valores fuera de rango se ajustan al
 extremo más cercano y un atributo no ofrecido se ignora"). Clamping to the
-ruleset's ranges happens in each resolver, which knows them. Nothing the model
+ruleset's ranges happens in each resolver, which knows them; a number longer
+than `Limits.integer_digits` is read as the largest number of that length
+with its sign (never converted, SPEC §8), so it clamps to the same end as any
+other number too big for its range, never silently dropped. Nothing the model
 writes about dice (rolls, totals, results) is read at all: the tag reader has
 already discarded those attributes.
 """
@@ -56,7 +59,7 @@ def read_request(tag: ParsedTag, digits: int) -> CheckRequest | None:
         return None
 
     def number(key: str) -> int | None:
-        return parse_int(written.get(key), digits)
+        return parse_int(written.get(key), digits, saturate=True)
 
     def text(key: str) -> str | None:
         value = written.get(key)

@@ -34,7 +34,7 @@ def snapshot_hash(snapshot: Snapshot) -> str:
 
 def hash_json(data: Mapping[str, Any]) -> str:
     """The sha256 (hex) of canonical JSON data."""
-    return hashlib.sha256(canonical_json(data).encode("utf-8")).hexdigest()
+    return hashlib.sha256(canonical_json(data).encode("utf-8", "surrogatepass")).hexdigest()
 
 
 class SnapshotTable(Mapping[str, Snapshot]):

@@ -8,11 +8,11 @@ stored is lost on a round trip.
 
 from __future__ import annotations
 
-import json
 import os
 from typing import Annotated, Any, Self
 
 from pydantic import (
+    AllowInfNan,
     BaseModel,
     ConfigDict,
     Field,
@@ -23,11 +23,14 @@ from pydantic import (
 )
 
 from gmtags.errors import Problem, SnapshotError, json_path
+from gmtags.jsonfile import JsonTextError, data_problem, dumps, loads
 from gmtags.state.names import PARTY_KEY, normalize_name
 from gmtags.text import has_control
 
-Number = StrictInt | StrictFloat
-Scalar = StrictInt | StrictFloat | bool | str | None
+FiniteFloat = Annotated[StrictFloat, AllowInfNan(False)]
+"""Issue 11: a snapshot is written as strict JSON, so it never holds NaN or an infinity."""
+Number = StrictInt | FiniteFloat
+Scalar = StrictInt | FiniteFloat | bool | str | None
 
 
 class StateModel(BaseModel):
@@ -154,8 +157,12 @@ class Snapshot(StateModel):
         return self.model_dump(mode="json", by_alias=True, exclude_defaults=True)
 
     def to_json(self, indent: int | None = None) -> str:
-        """The snapshot as JSON text (keys in model order, UTF-8 kept as is)."""
-        return json.dumps(self.to_json_dict(), ensure_ascii=False, indent=indent)
+        """The snapshot as strict JSON text (keys in model order, UTF-8 kept as is).
+
+        Issue 11: `gmtags.jsonfile.dumps` writes no NaN or infinity and a lone
+        surrogate half as its `\\uXXXX` escape, so the text always encodes as UTF-8.
+        """
+        return dumps(self.to_json_dict(), indent=indent)
 
     def with_clocks(self, clocks: tuple[Clock, ...]) -> Snapshot:
         """A new snapshot whose clocks are `clocks` (each already a validated `Clock`).
@@ -170,17 +177,31 @@ class Snapshot(StateModel):
 
 
 def load_snapshot(source: str | os.PathLike[str] | dict[str, Any]) -> Snapshot:
-    """Read a snapshot from a JSON file or object; `SnapshotError` names every bad path."""
+    """Read a snapshot from a JSON file or object; `SnapshotError` names every bad path.
+
+    Issue 11: the file is strict JSON (`gmtags.jsonfile.loads`: no NaN or
+    infinities, no integer of more than 21 digits, no nesting past 100
+    levels), refused at its line and column; an object handed over is held to
+    the same rules, refused at its JSON path.
+    """
     if isinstance(source, dict):
         data: Any = source
+        problem = data_problem(data)
+        if problem is not None:
+            location, message = problem
+            raise SnapshotError([Problem(json_path(location), message)])
     else:
-        with open(source, encoding="utf-8") as handle:
-            text = handle.read()
+        with open(source, "rb") as handle:
+            raw = handle.read()
         try:
-            data = json.loads(text)
-        except json.JSONDecodeError as error:
-            message = f"not valid JSON: {error.msg} at line {error.lineno}, column {error.colno}"
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError as error:
+            message = f"not UTF-8 text at byte {error.start}"
             raise SnapshotError([Problem("(file)", message)]) from None
+        try:
+            data = loads(text)
+        except JsonTextError as error:
+            raise SnapshotError([Problem("(file)", str(error))]) from None
     try:
         return Snapshot.model_validate(data)
     except ValidationError as error:

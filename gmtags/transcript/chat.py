@@ -29,18 +29,18 @@ Decisions where SPEC §6 is silent:
 from __future__ import annotations
 
 import contextlib
-import json
 import os
 import stat
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Literal
 
 from gmtags.errors import GmtagsError
+from gmtags.jsonfile import JsonTextError, loads
+from gmtags.transcript.jsontext import Edit, splice_all
 from gmtags.transcript.jsontext import Path as JsonPath
-from gmtags.transcript.jsontext import splice
 
 Kind = Literal["sillytavern", "plain"]
 _HEADER_KEYS = ("chat_metadata", "user_name", "character_name")
@@ -68,8 +68,19 @@ class Line:
 
     def with_value(self, path: JsonPath, value: Any) -> Line:
         """This line with the value at `path` set; the text changes only there."""
-        text = splice(self.text, path, value)
-        return replace(self, text=text, data=json.loads(text))
+        return self.with_values([(path, value)])
+
+    def with_values(self, edits: Sequence[Edit]) -> Line:
+        """This line with every `(path, value)` of `edits` set, in one pass over its text.
+
+        Issue 11: a message with thousands of swipes gets all its per-swipe
+        records written at once, in time linear in the line, not one whole-line
+        edit each.
+        """
+        if not edits:
+            return self
+        text = splice_all(self.text, edits)
+        return replace(self, text=text, data=loads(text))
 
 
 @dataclass(frozen=True, slots=True)
@@ -200,11 +211,16 @@ def _split_lines(text: str) -> tuple[list[str], str, bool]:
 
 
 def _parse_line(path: str, number: int, text: str) -> dict[str, Any]:
+    """One chat line's object; `TranscriptError` "CHAT, line N: …" for anything else.
+
+    Issue 11: a line is strict JSON (`gmtags.jsonfile.loads`), so nesting past
+    100 levels, `NaN`/`Infinity` and integers of more than 21 digits are
+    refused with their column, never a `RecursionError` or `ValueError`.
+    """
     try:
-        data = json.loads(text)
-    except json.JSONDecodeError as error:
-        message = f"not valid JSON: {error.msg}, column {error.colno}"
-        raise TranscriptError(path, message, number) from None
+        data = loads(text)
+    except JsonTextError as error:
+        raise TranscriptError(path, f"{error.message}, column {error.column}", number) from None
     if not isinstance(data, dict):
         raise TranscriptError(path, "a chat line must be a JSON object", number)
     return data

@@ -5,10 +5,12 @@ whole message would re-spell what gmtags does not own (`1e3` becomes
 `1000.0`, `-0` becomes `0`, `\\u00e9` becomes `é`), so a changed message is
 edited in place instead: `splice(text, ("swipe_info", 2, "extra", "gmtags"),
 value)` replaces only that member's value text (or inserts the member when it
-is missing) and copies every other character of the line.
+is missing) and copies every other character of the line. `splice_all` sets
+many values in one pass (a record in each of a message's swipes).
 
 New values are written the way SillyTavern writes its files (`JSON.stringify`:
-no spaces, non-ASCII characters as they are).
+no spaces, non-ASCII characters as they are), in strict JSON, a lone UTF-16
+surrogate half as its `\\uXXXX` escape (issue 11).
 """
 
 from __future__ import annotations
@@ -16,18 +18,30 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
+from gmtags.jsonfile import dumps
+
 _WS = re.compile(r"[ \t\n\r]*")
-_DECODER = json.JSONDecoder()
+# Only finds where a value ends: numbers stay text, so no number of any length is converted.
+_DECODER = json.JSONDecoder(parse_int=str, parse_float=str, parse_constant=str)
 
 Path = Sequence[str | int]
 """Where a value lies: object keys and array indexes from the top."""
 
+Edit = tuple[Path, Any]
+"""One value to set: where it goes and what it is."""
+
 
 def dump(value: Any) -> str:
-    """A value as compact JSON text, non-ASCII kept (`JSON.stringify`'s spelling)."""
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+    """A value as compact strict JSON, non-ASCII kept (`JSON.stringify`'s spelling).
+
+    Issue 11: a lone UTF-16 surrogate half is written as the `\\uXXXX` escape
+    it was read from, so the line still encodes as UTF-8; NaN and infinities
+    raise (`gmtags.jsonfile.dumps`).
+    """
+    return dumps(value, compact=True)
 
 
 def _skip(text: str, index: int) -> int:
@@ -73,39 +87,102 @@ def _elements(text: str, start: int) -> list[tuple[int, int]]:
         index = _skip(text, index + 1)
 
 
-def _nested(path: Path, value: Any) -> Any:
-    """`value` wrapped in objects for the keys of `path` (used when they are missing)."""
-    for key in reversed(path):
-        value = {key: value}
-    return value
+_UNSET: Any = object()
 
 
-def _splice_at(text: str, start: int, path: Path, value: Any) -> str:
-    if not path:
-        end = _value_end(text, start)
-        return text[:start] + dump(value) + text[end:]
-    head, rest = path[0], path[1:]
-    if isinstance(head, int):
+@dataclass(slots=True)
+class _Node:
+    """The edits below one place of the path tree: a value to set there, or edits inside it."""
+
+    value: Any = _UNSET
+    children: dict[str | int, _Node] = field(default_factory=dict)
+
+
+def _tree(edits: Sequence[Edit]) -> _Node:
+    """The edits as one tree of paths, so each object and array is read once."""
+    root = _Node()
+    for path, value in edits:
+        node = root
+        for key in path:
+            if node.value is not _UNSET:
+                raise ValueError("an edit lies inside a value another edit sets")
+            node = node.children.setdefault(key, _Node())
+        if node.children:
+            raise ValueError("an edit sets a value other edits lie inside")
+        node.value = value
+    return root
+
+
+def _fresh(node: _Node) -> Any:
+    """The value a node's edits make where nothing stands yet: objects nested along the paths."""
+    if node.value is not _UNSET:
+        return node.value
+    return {key: _fresh(child) for key, child in node.children.items()}
+
+
+Replacement = tuple[int, int, str]
+"""`text[start:end]` is to become the new text."""
+
+
+def _plan(text: str, start: int, node: _Node, out: list[Replacement]) -> None:
+    """Append to `out` what the edits under `node` replace in the value at `start`."""
+    if node.value is not _UNSET:
+        out.append((start, _value_end(text, start), dump(node.value)))
+        return
+    keys = list(node.children)
+    if all(isinstance(key, int) for key in keys):
         if text[start] != "[":
             raise ValueError("the path names an array element of a value that is not an array")
         elements = _elements(text, start)
-        if not 0 <= head < len(elements):
-            raise IndexError(f"array index {head} is out of range")
-        return _splice_at(text, elements[head][0], rest, value)
+        for key, child in node.children.items():
+            assert isinstance(key, int)
+            if not 0 <= key < len(elements):
+                raise IndexError(f"array index {key} is out of range")
+            _plan(text, elements[key][0], child, out)
+        return
+    if any(isinstance(key, int) for key in keys):
+        raise ValueError("the paths name both array elements and object members of one value")
     if text[start] != "{":
         # Not an object where one is needed: the whole value is replaced.
-        end = _value_end(text, start)
-        return text[:start] + dump(_nested(path, value)) + text[end:]
+        out.append((start, _value_end(text, start), dump(_fresh(node))))
+        return
     members = _members(text, start)
-    for key, value_start, _ in reversed(members):
-        # JSON allows a repeated key and the last one wins when parsed: edit that one.
-        if key == head:
-            return _splice_at(text, value_start, rest, value)
-    member = f"{dump(head)}:{dump(_nested(rest, value))}"
-    if members:
-        last_end = members[-1][2]
-        return text[:last_end] + "," + member + text[last_end:]
-    return text[: start + 1] + member + text[start + 1 :]
+    # JSON allows a repeated key and the last one wins when parsed: edit that one.
+    found = {key: value_start for key, value_start, _ in members}
+    added: list[str] = []
+    for key, child in node.children.items():
+        if key in found:
+            _plan(text, found[key], child, out)
+        else:
+            added.append(f"{dump(key)}:{dump(_fresh(child))}")
+    if added:
+        at = members[-1][2] if members else start + 1
+        out.append((at, at, ("," if members else "") + ",".join(added)))
+
+
+def splice_all(text: str, edits: Sequence[Edit]) -> str:
+    """`text` (one JSON value) with each `(path, value)` of `edits` set; nothing else changes.
+
+    The same as splicing the edits one after another, in one pass: every
+    object and array on the paths is read once, so setting a record in each
+    of a message's thousands of swipes takes time linear in the line (issue 11).
+    Missing members are appended after the object's last member, in the
+    order of `edits`; an array index must exist; no edit may lie inside the
+    value another sets.
+    """
+    if not edits:
+        return text
+    out: list[Replacement] = []
+    _plan(text, _skip(text, 0), _tree(edits), out)
+    out.sort(key=lambda replacement: replacement[0])
+    pieces: list[str] = []
+    cursor = 0
+    for start, end, new in out:
+        pieces.append(text[cursor:start])
+        pieces.append(new)
+        cursor = end
+    pieces.append(text[cursor:])
+    return "".join(pieces)
 
 
 def splice(text: str, path: Path, value: Any) -> str:
@@ -114,4 +191,4 @@ def splice(text: str, path: Path, value: Any) -> str:
     A missing object member is appended after the object's last member; an
     array index must exist.
     """
-    return _splice_at(text, _skip(text, 0), path, value)
+    return splice_all(text, [(path, value)])

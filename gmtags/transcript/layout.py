@@ -44,6 +44,7 @@ from gmtags.transcript.chat import (
     swipe_texts,
     text_key,
 )
+from gmtags.transcript.jsontext import Edit
 
 NAMESPACE = "gmtags"
 VERSION = 1
@@ -115,8 +116,8 @@ def read_history(chat: Chat) -> History:
     return History(chat.chat_id, stored["start"], len(chat.messages), messages, _snapshots(stored))
 
 
-def _set(line: Line, path: Sequence[str | int], value: Any) -> Line:
-    """`line` with the value at `path` set, or `line` itself when it already holds it."""
+def _holds(line: Line, path: Sequence[str | int], value: Any) -> bool:
+    """True when `line` already holds `value` (of the same type) at `path`."""
     node: Any = line.data
     for key in path:
         if isinstance(key, int):
@@ -125,24 +126,44 @@ def _set(line: Line, path: Sequence[str | int], value: Any) -> Line:
             node = node.get(key) if isinstance(node, dict) else None
         if node is None:
             break
-    if node == value and type(node) is type(value):
-        return line
-    return line.with_value(path, value)
+    return bool(node == value and type(node) is type(value))
+
+
+def _set_all(line: Line, edits: Sequence[Edit]) -> Line:
+    """`line` with every value of `edits` set that it does not already hold, in one pass.
+
+    Only values that change are written (so a second run leaves the file as it
+    is), and all of them in one edit of the line: issue 11, a message with
+    thousands of swipes is written in time linear in its swipes.
+    """
+    return line.with_values(
+        [(path, value) for path, value in edits if not _holds(line, path, value)]
+    )
+
+
+def _set(line: Line, path: Sequence[str | int], value: Any) -> Line:
+    """`line` with the value at `path` set, or `line` itself when it already holds it."""
+    return _set_all(line, [(path, value)])
 
 
 def write_texts(kind: Kind, line: Line, texts: Sequence[str]) -> Line:
     """A message with its swipes' texts replaced; `mes` follows the current swipe."""
     data = line.data
     if has_swipes(data):
-        line = _set(line, ("swipes",), list(texts))
-        return _set(line, ("mes",), texts[current_swipe(data)])
+        return _set_all(line, [(("swipes",), list(texts)), (("mes",), texts[current_swipe(data)])])
     return _set(line, (text_key(kind, data),), texts[0])
 
 
 def write_records(line: Line, records: Sequence[SwipeRecord]) -> Line:
-    """A SillyTavern message with its per-swipe records written (see the module docstring)."""
+    """A SillyTavern message with its per-swipe records written (see the module docstring).
+
+    A `swipe_info[k].extra` or `extra` that is not an object is replaced by one
+    holding only the record (`gmtags.transcript.jsontext.splice_all` replaces a
+    value that is not an object where a member is set inside it).
+    """
     data = line.data
     current = current_swipe(data)
+    edits: list[Edit] = []
     if has_swipes(data):
         count = len(data["swipes"])
         info = data.get("swipe_info")
@@ -157,13 +178,12 @@ def write_records(line: Line, records: Sequence[SwipeRecord]) -> Line:
                 old[i] if i < len(old) and isinstance(old[i], dict) else {} for i in range(count)
             ]
             line = line.with_value(("swipe_info",), fresh)
-        for index, record in enumerate(records):
-            if not isinstance(line.data["swipe_info"][index].get("extra", {}), dict):
-                line = line.with_value(("swipe_info", index, "extra"), {})
-            line = _set(line, ("swipe_info", index, "extra", NAMESPACE), record.to_json())
-    if not isinstance(data.get("extra", {}), dict):
-        line = line.with_value(("extra",), {})
-    return _set(line, ("extra", NAMESPACE), records[current].to_json())
+        edits.extend(
+            (("swipe_info", index, "extra", NAMESPACE), record.to_json())
+            for index, record in enumerate(records)
+        )
+    edits.append((("extra", NAMESPACE), records[current].to_json()))
+    return _set_all(line, edits)
 
 
 def write_history(chat: Chat, history: History) -> Chat:
