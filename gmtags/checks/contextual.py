@@ -38,7 +38,7 @@ which marks a simple live track `by` times as far as its bounds allow.
 
 Decisions where the seeds are silent:
 - candidates are the rows of every contextual list and the picked entries
-  whose `mechanics.contextual` reads; a name answering to more than one of
+  with a `mechanics.contextual`; a name answering to more than one of
   them applies nothing; a name written twice applies once; only the first
   four names are read;
 - names are applied in the order written, each paying its whole cost from
@@ -78,8 +78,6 @@ import dataclasses
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-
-from pydantic import ValidationError
 
 from gmtags.checks.context import NO_EFFECTS, Effects
 from gmtags.checks.dice import Tray
@@ -300,31 +298,15 @@ def _picked(values: SheetValues) -> list[str]:
 
 
 def _entry_sources(values: SheetValues) -> list[Source]:
-    """The picked entries whose `mechanics.contextual` reads; an unreadable one is left out."""
+    """The picked entries with `mechanics.contextual` (typed and validated at import)."""
     picked = set(_picked(values))
     found: list[Source] = []
-    for catalog in values.ruleset.catalogs or []:
-        entries = catalog.get("entries")
-        for entry in entries if isinstance(entries, list) else []:
-            if not isinstance(entry, Mapping):
-                continue
-            entry_id, label = entry.get("id"), entry.get("label")
-            mechanics = entry.get("mechanics")
-            if not isinstance(entry_id, str) or not isinstance(label, str):
-                continue
-            if f"{catalog.get('id')}/{entry_id}" not in picked or not isinstance(
-                mechanics, Mapping
-            ):
-                continue
-            if mechanics.get("contextual") is None:
-                continue
-            try:
-                rule = EntryContextual.model_validate(mechanics["contextual"])
-            except ValidationError:
-                continue
-            found.append(
-                EntrySource(label.strip(), entry_id, f"{catalog.get('id')}/{entry_id}", rule)
-            )
+    for catalog in values.ruleset.catalog_models:
+        for entry in catalog.entries or ():
+            ref = f"{catalog.id}/{entry.id}"
+            rule = entry.mechanics.contextual if entry.mechanics is not None else None
+            if ref in picked and rule is not None:
+                found.append(EntrySource(entry.label.strip(), entry.id, ref, rule))
     return found
 
 

@@ -20,8 +20,10 @@ whatever is offered. With `use=` the standing spend is not used.
 "Todo o nada.": the whole cost is paid through the pool arithmetic of
 `[sheet: op="spend"]` (`gmtags.sheet.live`); a pool that cannot cover it buys
 nothing and is charged nothing, and the check rolls as it would have. A
-stranger, an unknown pool or entry, an entry not picked or whose catalog or
-`mechanics.check` cannot be read buys nothing.
+stranger, an unknown pool or entry, an entry not picked, one whose catalog the
+engine cannot read (an asset or a borrowed catalog) or one without
+`mechanics.check` buys nothing. The check is the typed entry's, validated at
+import (`Ruleset.catalog_models`), never read again here.
 
 Decisions where the seeds are silent:
 - a charm's `spend=` naming a pool its price does not use buys nothing;
@@ -32,15 +34,12 @@ Decisions where the seeds are silent:
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
-
-from pydantic import ValidationError
 
 from gmtags.checks.context import NOTHING_BOUGHT, Bought
 from gmtags.checks.request import CheckRequest, clamp
-from gmtags.ruleset.model import Ruleset
-from gmtags.ruleset.resolution import MechanicsCheck, ResolutionRules, SpendEntry
+from gmtags.ruleset.resolution import ResolutionRules, SpendEntry
 from gmtags.sheet.live import (
     PoolSpec,
     Refused,
@@ -51,7 +50,7 @@ from gmtags.sheet.live import (
     with_pool,
 )
 from gmtags.sheet.numbers import CheckNumber
-from gmtags.sheet.use import CatalogEntry, catalog_entries, find_entry, plan_use
+from gmtags.sheet.use import KnownEntry, catalog_entries, find_entry, plan_use
 from gmtags.sheet.values import SheetValues, whole
 from gmtags.state.snapshot import LiveEntry
 from gmtags.text import parse_int
@@ -148,32 +147,11 @@ def standing_spend(
     return Purchase(bought, paid.entry)
 
 
-def _mechanics(ruleset: Ruleset, ref: str) -> tuple[MechanicsCheck, bool] | None:
-    """An entry's `mechanics.check` and whether it declares `perCostStep`; None if unreadable."""
-    catalog_id, _, entry_id = ref.partition("/")
-    for catalog in ruleset.catalogs or []:
-        if catalog.get("id") != catalog_id or not isinstance(catalog.get("entries"), list):
-            continue
-        for entry in catalog["entries"]:
-            if not isinstance(entry, Mapping) or entry.get("id") != entry_id:
-                continue
-            mechanics = entry.get("mechanics")
-            if not isinstance(mechanics, Mapping) or mechanics.get("check") is None:
-                return None
-            try:
-                check = MechanicsCheck.model_validate(mechanics["check"])
-            except ValidationError:
-                return None
-            return check, mechanics.get("perCostStep") is not None
-    return None
-
-
-def _steps(chosen: CatalogEntry, scales: bool, written: str | None, payer: Payer) -> int:
+def _steps(chosen: KnownEntry, scales: bool, written: str | None, payer: Payer) -> int:
     """How many times a charm is bought: 1, or what `spend=` pays of its price (≤ ×5); 0: none."""
     asked = read_spend(written, payer.digits)
     if not scales or asked is None:
         return 1
-    assert chosen.cost is not None
     pool = find_pool(payer.pools, asked[0])
     for term, amount in chosen.cost:
         named = same_name(asked[0], term) or (
@@ -194,11 +172,11 @@ def charm(rules: ResolutionRules, request: CheckRequest, payer: Payer) -> Purcha
     chosen = find_entry(ruleset, values.card, catalog_entries(ruleset), request.use)
     if isinstance(chosen, Refused):
         return NOTHING
-    found = _mechanics(ruleset, chosen.ref)
-    if found is None:
+    mechanics = chosen.entry.mechanics
+    effect = mechanics.check if mechanics is not None else None
+    if mechanics is None or effect is None:
         return NOTHING
-    effect, scales = found
-    steps = _steps(chosen, scales, request.spend, payer)
+    steps = _steps(chosen, mechanics.per_cost_step is not None, request.spend, payer)
     plan = plan_use(values, payer.pools, payer.entry, chosen, None)
     if steps <= 0 or isinstance(plan, Refused):
         return NOTHING

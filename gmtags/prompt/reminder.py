@@ -78,11 +78,9 @@ def _contextual(ruleset: Ruleset) -> str | None:
     """004: rows and picked entries that apply to a check only when the GM names them."""
     lists = [lst.label for lst in ruleset.sheet.lists if lst.contextual is not None]
     entries = any(
-        isinstance(entry, dict)
-        and isinstance(entry.get("mechanics"), dict)
-        and entry["mechanics"].get("contextual") is not None
-        for catalog in ruleset.catalogs or []
-        for entry in catalog.get("entries") or []
+        entry.mechanics is not None and entry.mechanics.contextual is not None
+        for catalog in ruleset.catalog_models
+        for entry in catalog.entries or ()
     )
     if not lists and not entries:
         return None

@@ -2,8 +2,9 @@
 
 The top level, `license`, `coverage` and `clocks` are validated in full here;
 `sheet`, `rests` and `party` by their own modules (`sheet.py`, `rests.py`,
-`party.py`), and the whole `resolution` by its kind's model (`resolution.py`),
-while `resolution` itself stays the JSON object it is.
+`party.py`), the whole `resolution` by its kind's model (`resolution.py`) and
+`catalogs` by `catalogs.py`, while `resolution` and `catalogs` themselves stay
+the JSON the file holds.
 The other sections are kept as the JSON objects they are (never dropped) and
 validated by their own modules as they land; which of them gmtags executes is
 said in the README.
@@ -24,6 +25,7 @@ from gmtags.ruleset.base import (
     RulesetId,
     RulesetModel,
 )
+from gmtags.ruleset.catalogs import Catalog, parse_catalogs
 from gmtags.ruleset.clocks import ClocksConfig
 from gmtags.ruleset.gm import GmText
 from gmtags.ruleset.party import Party
@@ -88,6 +90,18 @@ class Ruleset(RulesetModel):
     def gm_text(self) -> GmText:
         """`gm` as its typed model; `gm` itself stays the JSON object it is."""
         return GmText.model_validate(self.gm)
+
+    @field_validator("catalogs")
+    @classmethod
+    def _catalog_models(cls, catalogs: list[JsonObject] | None) -> list[JsonObject] | None:
+        """Validate each catalog strictly (SCHEMA-NOTES §9, 004); errors keep `catalogs.…` paths."""
+        parse_catalogs(catalogs)
+        return catalogs
+
+    @cached_property
+    def catalog_models(self) -> tuple[Catalog, ...]:
+        """`catalogs` as typed models, parsed once; `catalogs` stays the JSON the file holds."""
+        return parse_catalogs(self.catalogs)
 
     @field_validator("resolution")
     @classmethod

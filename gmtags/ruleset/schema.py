@@ -15,12 +15,12 @@ rule between keys and keeps pydantic's schema of the model. A validator found
 in neither table is an error, so a new one cannot quietly weaken (or wrongly
 tighten) the schema.
 
-Sections the models keep as raw JSON objects (`catalogs`, `items`, `battle`,
-`combat`, `layers`, `sheet.builder`, `party.builder`, an override's `set`) get
-a permissive object schema for now; since the schema is read from the models,
-a typed model for one of them fills it in with no change here. `resolution`
-and `gm` are raw objects that `Ruleset` validates with typed models
-(`parse_resolution`, `GmText`): the schema uses those models.
+Sections the models keep as raw JSON objects (`items`, `battle`, `combat`,
+`layers`, `sheet.builder`, `party.builder`, an override's `set`) get a
+permissive object schema for now; since the schema is read from the models,
+a typed model for one of them fills it in with no change here. `resolution`,
+`gm` and `catalogs` are raw JSON that `Ruleset` validates with typed models
+(`parse_resolution`, `GmText`, `parse_catalogs`): the schema uses those models.
 """
 
 from __future__ import annotations
@@ -34,6 +34,7 @@ from pydantic import BaseModel, TypeAdapter
 from pydantic.json_schema import GenerateJsonSchema, JsonSchemaValue
 from pydantic_core import CoreSchema
 
+from gmtags.ruleset.catalogs import CATALOGS
 from gmtags.ruleset.gm import GmText
 from gmtags.ruleset.model import Ruleset
 from gmtags.ruleset.resolution import LOCKED_KEYS, MODELS, Resolution
@@ -154,6 +155,7 @@ _REFINE: dict[str, Refine] = {
     "_rest_to": lambda _g, _f, s: _bounded(s, "string", minLength=1, maxLength=80),
     "Ruleset._gm_text": _typed(lambda: GmText.__pydantic_core_schema__),
     "Ruleset._resolution_rules": _typed(_resolution),
+    "Ruleset._catalog_models": _typed(lambda: CATALOGS.core_schema),
 }
 """Validators pydantic cannot describe, by qualified name (not module: models move files)."""
 
@@ -161,6 +163,7 @@ _KEEP: dict[str, str] = {
     "ascending_steps": "thresholds strictly ascending: a rule between a table's rows",
     "_int_or_ref": "pydantic's union: an integer or a value reference",
     "_untrained": "pydantic's union: one of the words, or {by}",
+    "by_json_type.<locals>.validate": "pydantic's union: the branch the value's JSON type picks",
 }
 """Validators whose schema pydantic already gets right, each with the reason."""
 

@@ -21,16 +21,19 @@ What a character has picked is read from the card: `picks` (SPEC §4,
 Only entries written in the ruleset file are known: a catalog kept in a
 separate asset file or borrowed from another ruleset is not loaded, so its
 entries are `unknown-entry` (the price cannot be known, and guessing would let
-a spell be cast for free). An entry whose `mechanics.cost` does not read as the
-schema says is `unknown-entry` for the same reason.
+a spell be cast for free). The entries are the ruleset's typed catalogs
+(`Ruleset.catalog_models`), whose `mechanics.cost` the import has validated.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from types import MappingProxyType
 from typing import Any
 
+from gmtags.ruleset.catalogs import CatalogEntry
+from gmtags.ruleset.memo import per_ruleset
 from gmtags.ruleset.model import Ruleset
 from gmtags.ruleset.sheet import SheetList, TextColumn
 from gmtags.sheet.live import (
@@ -50,63 +53,40 @@ from gmtags.state.snapshot import CharacterCard, LiveEntry
 ROW_MARK = "_catalog"
 """SCHEMA-NOTES §1: the key a list row written by a catalog pick holds its `catalog/entry` in."""
 
-MAX_COST_TERMS = 4
-
 
 @dataclass(frozen=True, slots=True)
-class CatalogEntry:
-    """A catalog entry the ruleset file holds: its `catalog/entry` ref, id, label and price.
-
-    `cost` is None when `mechanics.cost` does not read as the schema says.
-    """
+class KnownEntry:
+    """A catalog entry the ruleset file holds, with its `catalog/entry` ref."""
 
     ref: str
-    id: str
-    label: str
-    cost: tuple[tuple[str, int], ...] | None
+    entry: CatalogEntry
+
+    @property
+    def id(self) -> str:
+        """The entry's id."""
+        return self.entry.id
+
+    @property
+    def label(self) -> str:
+        """The entry's label."""
+        return self.entry.label
+
+    @property
+    def cost(self) -> tuple[tuple[str, int], ...]:
+        """`mechanics.cost` as `(pool, amount)` terms; () when there is none."""
+        mechanics = self.entry.mechanics
+        return mechanics.cost_terms if mechanics is not None else ()
 
 
-def _cost(mechanics: object) -> tuple[tuple[str, int], ...] | None:
-    """`mechanics.cost` as `(pool, amount)` terms; () when there is none; None when unreadable."""
-    if mechanics is None:
-        return ()
-    if not isinstance(mechanics, Mapping):
-        return None
-    terms = mechanics.get("cost")
-    if terms is None:
-        return ()
-    if not isinstance(terms, list) or len(terms) > MAX_COST_TERMS:
-        return None
-    read: list[tuple[str, int]] = []
-    for term in terms:
-        if not isinstance(term, Mapping):
-            return None
-        pool, amount = term.get("pool"), term.get("amount")
-        if not isinstance(pool, str) or isinstance(amount, bool) or not isinstance(amount, int):
-            return None
-        if amount < 1:
-            return None
-        read.append((pool, amount))
-    return tuple(read)
-
-
-def catalog_entries(ruleset: Ruleset) -> dict[str, CatalogEntry]:
+@per_ruleset
+def catalog_entries(ruleset: Ruleset) -> Mapping[str, KnownEntry]:
     """Every entry written inline in the catalogs, by `catalog/entry` (SCHEMA-NOTES §9)."""
-    found: dict[str, CatalogEntry] = {}
-    for catalog in ruleset.catalogs or []:
-        catalog_id = catalog.get("id")
-        entries = catalog.get("entries")
-        if not isinstance(catalog_id, str) or not isinstance(entries, list):
-            continue
-        for entry in entries:
-            if not isinstance(entry, Mapping):
-                continue
-            entry_id, label = entry.get("id"), entry.get("label")
-            if not isinstance(entry_id, str) or not isinstance(label, str):
-                continue
-            ref = f"{catalog_id}/{entry_id}"
-            found.setdefault(ref, CatalogEntry(ref, entry_id, label, _cost(entry.get("mechanics"))))
-    return found
+    found: dict[str, KnownEntry] = {}
+    for catalog in ruleset.catalog_models:
+        for entry in catalog.entries or ():
+            ref = f"{catalog.id}/{entry.id}"
+            found.setdefault(ref, KnownEntry(ref, entry))
+    return MappingProxyType(found)
 
 
 def _name_column(ruleset: Ruleset, sheet_list: SheetList) -> str | None:
@@ -129,8 +109,8 @@ def _marked_rows(card: CharacterCard, sheet_list: SheetList) -> list[dict[str, A
 
 
 def find_entry(
-    ruleset: Ruleset, card: CharacterCard, entries: Mapping[str, CatalogEntry], written: str
-) -> CatalogEntry | Refused:
+    ruleset: Ruleset, card: CharacterCard, entries: Mapping[str, KnownEntry], written: str
+) -> KnownEntry | Refused:
     """The picked entry a `use` names (ENGINE-NOTES §6: `unknown-entry`, `ambiguous-entry`).
 
     A pick answers to its entry's label or id; a row a pick wrote answers to the
@@ -160,9 +140,7 @@ def find_entry(
     if len(refs) > 1:
         return Refused("ambiguous-entry")
     entry = entries.get(refs[0])
-    if entry is None or entry.cost is None:
-        return Refused("unknown-entry")
-    return entry
+    return entry if entry is not None else Refused("unknown-entry")
 
 
 def _group_of(ruleset: Ruleset, target: str) -> str | None:
@@ -177,12 +155,12 @@ def plan_use(
     values: SheetValues,
     pools: Sequence[PoolSpec],
     entry: LiveEntry,
-    chosen: CatalogEntry,
+    chosen: KnownEntry,
     pay_from: str | None,
 ) -> list[tuple[PoolSpec, int]] | Refused:
     """What using `chosen` spends, pool by pool, or why not (ENGINE-NOTES §6; module doc)."""
     ruleset = values.ruleset
-    assert values.card is not None and chosen.cost is not None
+    assert values.card is not None
     declared = [pool for pool in pools if pool.list_id is None]
     by_key = {pool.key: pool for pool in declared}
     terms = list(chosen.cost)

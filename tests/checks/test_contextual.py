@@ -447,7 +447,6 @@ class TestImport:
             "check": {"dice": 1},
             "cost": [{"track": "nowhere", "by": 1}],
         }
-        data["catalogs"][0]["entries"][1]["mechanics"]["contextual"] = {"bogus": 1}
         with pytest.raises(RulesetError) as raised:
             load_ruleset(data)
         paths = sorted(problem.path for problem in raised.value.problems)
@@ -456,7 +455,16 @@ class TestImport:
             f"{base}.0.mechanics.contextual.check",
             f"{base}.0.mechanics.contextual.cost.0.track",
             f"{base}.0.mechanics.contextual.skills.0",
-            f"{base}.1.mechanics.contextual.bogus",
+        ]
+
+    def test_entry_contextual_is_strict(self) -> None:
+        """mechanics.contextual refuses unknown keys at import, as the rest of the catalog does."""
+        data = json.loads((CHECKS / "checks" / "fate-stunts.json").read_text())
+        data["catalogs"][0]["entries"][1]["mechanics"]["contextual"] = {"bogus": 1}
+        with pytest.raises(RulesetError) as raised:
+            load_ruleset(data)
+        assert [problem.path for problem in raised.value.problems] == [
+            "catalogs.0.entries.1.mechanics.contextual.bogus"
         ]
 
     def test_cancel_false_needs_a_cancel_rule(self) -> None:

@@ -6,10 +6,12 @@ import json
 from functools import cache
 from typing import Any
 
-from gmtags import Ruleset, load_ruleset
+import pytest
+
+from gmtags import Ruleset, RulesetError, load_ruleset
 from gmtags.sheet import live
 from gmtags.sheet.live import Changed, Refused
-from gmtags.sheet.use import CatalogEntry, catalog_entries, find_entry, use
+from gmtags.sheet.use import KnownEntry, catalog_entries, find_entry, use
 from gmtags.sheet.values import SheetValues
 from gmtags.state.snapshot import CharacterCard, LiveEntry
 from tests.conftest import FIXTURES
@@ -38,7 +40,6 @@ SPELLS = {
             "Second Wind",
             [{"pool": "slots_1", "amount": 1}, {"pool": "hit_dice", "amount": 1}],
         ),
-        _spell("broken", "Broken", [{"pool": "slots_1", "amount": 0}]),
         {
             "id": "light",
             "label": "Light",
@@ -51,7 +52,7 @@ SPELLS = {
 OTHER = {
     "id": "tomes",
     "label": "Tomes",
-    "feeds": ["features"],
+    "feeds": ["spells"],
     "entries": [_spell("shield", "Shield", [{"pool": "hp", "amount": 1}])],
 }
 
@@ -63,7 +64,7 @@ def five_e() -> Ruleset:
         *data["catalogs"],
         SPELLS,
         OTHER,
-        {"id": "far", "label": "Far", "asset": "catalogs/far.json"},
+        {"id": "far", "label": "Far", "feeds": ["spells"], "asset": "catalogs/far.json"},
     ]
     return load_ruleset(data)
 
@@ -100,18 +101,37 @@ class TestCatalogEntries:
     def test_inline_entries_by_ref_with_their_price(self) -> None:
         """SCHEMA-NOTES §9: entries are keyed `catalog/entry`; `mechanics.cost` is read as terms."""
         entries = catalog_entries(reference("gravewatch.json"))
-        assert entries["charms/steady-hand"] == CatalogEntry(
-            "charms/steady-hand", "steady-hand", "Steady Hand", (("resolve", 1),)
+        steady = entries["charms/steady-hand"]
+        assert isinstance(steady, KnownEntry)
+        assert (steady.ref, steady.id, steady.label, steady.cost) == (
+            "charms/steady-hand",
+            "steady-hand",
+            "Steady Hand",
+            (("resolve", 1),),
         )
         assert entries["kit/grave-spade"].cost == ()
         assert len(entries) == 16
 
-    def test_unreadable_price_and_asset_catalogs(self) -> None:
-        """A cost that breaks the schema reads None; an asset catalog brings no entries."""
+    def test_asset_catalogs_bring_no_entries(self) -> None:
+        """An entry without a cost costs nothing; an asset catalog brings no entries."""
         entries = catalog_entries(five_e())
-        assert entries["spells/broken"].cost is None
         assert entries["spells/light"].cost == ()
         assert not any(ref.startswith("far/") for ref in entries)
+
+    def test_read_once_per_ruleset(self) -> None:
+        """The entries are read from the typed catalogs once per ruleset."""
+        assert catalog_entries(five_e()) is catalog_entries(five_e())
+
+    def test_unreadable_price_is_refused_at_import(self) -> None:
+        """SCHEMA-NOTES §9: a cost term's amount is at least 1, so the file is refused."""
+        data = json.loads((REFERENCE / "ruleset-5e-2014.example.json").read_text())
+        broken = _spell("broken", "Broken", [{"pool": "slots_1", "amount": 0}])
+        data["catalogs"] = [*data["catalogs"], {**SPELLS, "entries": [broken]}]
+        with pytest.raises(RulesetError) as caught:
+            load_ruleset(data)
+        assert [p.path for p in caught.value.problems] == [
+            "catalogs.2.entries.0.mechanics.cost.0.amount"
+        ]
 
 
 class TestFindEntry:
@@ -120,7 +140,7 @@ class TestFindEntry:
         card = CharacterCard.model_validate(CASTER)
         entries = catalog_entries(five_e())
         found = find_entry(five_e(), card, entries, "magic missile")
-        assert isinstance(found, CatalogEntry) and found.ref == "spells/magic-missile"
+        assert isinstance(found, KnownEntry) and found.ref == "spells/magic-missile"
         assert find_entry(five_e(), card, entries, " Magic-Missile ") == found
 
     def test_marked_row_by_its_shown_name(self) -> None:
@@ -130,13 +150,13 @@ class TestFindEntry:
         )
         rules = reference("gravewatch.json")
         found = find_entry(rules, card, catalog_entries(rules), "granny's thread")
-        assert isinstance(found, CatalogEntry) and found.id == "steady-hand"
+        assert isinstance(found, KnownEntry) and found.id == "steady-hand"
 
-    def test_unknown_ambiguous_and_unreadable(self) -> None:
+    def test_unknown_and_ambiguous(self) -> None:
         """Not picked: unknown-entry; two entries under one name: ambiguous-entry."""
         entries = catalog_entries(five_e())
         card = CharacterCard.model_validate(
-            {**CASTER, "picks": [*CASTER["picks"], "tomes/shield", "spells/broken"]}
+            {**CASTER, "picks": [*CASTER["picks"], "tomes/shield", "far/broken"]}
         )
         assert reason(find_entry(five_e(), card, entries, "Fireball")) == "unknown-entry"
         assert reason(find_entry(five_e(), card, entries, "shield")) == "ambiguous-entry"

@@ -20,7 +20,13 @@ from collections.abc import Callable
 from gmtags.errors import Problem
 from gmtags.ruleset.load import CHECKS
 from gmtags.ruleset.model import Ruleset
-from gmtags.ruleset.validate.catalogs import check_catalog_checks, check_catalog_contextual
+from gmtags.ruleset.validate.catalogs import (
+    check_catalog_checks,
+    check_catalog_contextual,
+    check_catalog_headers,
+    check_catalog_mechanics,
+    check_catalog_rows,
+)
 from gmtags.ruleset.validate.combat import check_combat_health, check_resolution_combat
 from gmtags.ruleset.validate.ids import check_duplicate_ids
 from gmtags.ruleset.validate.index import SheetIndex
@@ -58,6 +64,9 @@ PASSES: tuple[Pass, ...] = (
     check_gm_summary,
     check_combat_health,
     check_resolution_refs,
+    check_catalog_headers,
+    check_catalog_rows,
+    check_catalog_mechanics,
     check_catalog_checks,
     check_catalog_contextual,
     check_layer_ladders,
