@@ -48,6 +48,7 @@ import click
 from gmtags.cli_common import fail, read_ruleset, read_snapshot
 from gmtags.history.records import HistoryError
 from gmtags.history.store import HistoryStore
+from gmtags.jsonfile import dumps
 from gmtags.ruleset.model import Ruleset
 from gmtags.state.snapshot import Snapshot
 from gmtags.transcript.chat import TranscriptError, read_chat, write_atomic
@@ -412,7 +413,7 @@ def state_command(
     outcomes = _execute(tasks, jobs, None, None)
     if several:
         states = {o.chat: json.loads(o.text) for o in outcomes if o.text is not None}
-        click.echo(json.dumps(states, ensure_ascii=False, indent=2))
+        click.echo(dumps(states, indent=2))
     else:
         for outcome in outcomes:
             if outcome.text is not None:
