@@ -17,6 +17,7 @@ from lark import Lark, Token, Transformer
 from lark.exceptions import LarkError
 
 from gmtags.tags.scan import FLAGS, Span
+from gmtags.text import mend_surrogates
 
 _GRAMMAR_NAME = "gmtags.lark"
 _QUOTES = '"\u201c\u201d'
@@ -108,8 +109,12 @@ def _readable_attrs(body: str) -> list[Attr]:
 
 
 def parse_span(text: str, span: Span, engine_attrs: frozenset[str]) -> ParsedTag:
-    """Parse `text[span.start:span.end]`; what the engine writes is discarded, not trusted."""
-    raw = text[span.start : span.end]
+    """Parse `text[span.start:span.end]`; what the engine writes is discarded, not trusted.
+
+    A lone UTF-16 surrogate half inside the tag (not valid text, and no model can hold
+    it) reads as U+FFFD; the narration around the tag is left as it is.
+    """
+    raw = mend_surrogates(text[span.start : span.end])
     malformed = not span.complete
     attrs: list[Attr] = []
     if span.complete:

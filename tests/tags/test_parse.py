@@ -62,3 +62,15 @@ class TestGrammar:
         """`[clock:]` parses with no attributes (the handler refuses it)."""
         tag = parse("[clock:]")
         assert not tag.malformed and tag.attrs == ()
+
+
+class TestSurrogates:
+    def test_a_lone_half_in_a_tag_reads_as_a_replacement_character(self) -> None:
+        """A lone UTF-16 half inside a tag reads as U+FFFD (no model can hold it), so the command
+        applies instead of failing; the narration around keeps its own half as it was."""
+        from gmtags import load_ruleset, process
+        from tests.conftest import FIXTURES
+
+        ruleset = load_ruleset(FIXTURES / "rulesets" / "clocks-default.json")
+        result = process('a \ud83d [clock: name="A\ud83d" size="4"] b', ruleset, seed=1)
+        assert result.text == 'a \ud83d [clock: name="A\ufffd" size="4" result="ok" now="0/4"] b'
