@@ -50,7 +50,10 @@ def _is_clean(value: str) -> bool:
 
 
 def clean_value(value: str, limit: int) -> str:
-    """A value as a receipt writes it: unsafe characters become spaces, runs of space fold."""
+    """A value as a receipt writes it: unsafe characters become spaces, runs of space fold,
+    and a lone UTF-16 surrogate half (not text) becomes U+FFFD, as a tag reads it."""
+    if not value.isascii():
+        value = mend_surrogates(value)
     if len(value) <= limit and _is_clean(value):
         return value
     cleaned = _SPACES.sub(" ", _RECEIPT_UNSAFE.sub(" ", value)).strip()
