@@ -85,11 +85,13 @@ class Payer:
 
 
 def read_spend(written: str | None, digits: int) -> tuple[str, int] | None:
-    """`spend="pool:N"` as (pool, N); None when absent or not that shape, or N < 1."""
+    """`spend="pool:N"` as (pool, N); None when absent or not that shape, or N < 1. An N longer
+    than `digits` reads as the largest of that length (SPEC §8), so it is refused as more than
+    the pool holds, like any other amount too big, never silently dropped."""
     if written is None or ":" not in written:
         return None
     pool, _, amount = written.rpartition(":")
-    count = parse_int(amount, digits)
+    count = parse_int(amount, digits, saturate=True)
     if not pool.strip() or count is None or count < 1:
         return None
     return pool.strip(), count

@@ -41,6 +41,10 @@ class TestReadSpend:
         """spend="pool:N" reads as the pool and N."""
         assert read_spend("resolve:2", 9) == ("resolve", 2)
 
+    def test_an_over_long_amount_reads_as_the_largest(self) -> None:
+        """SPEC §8: an amount longer than the digits bound reads as the largest such number."""
+        assert read_spend("resolve:99999999999999", 9) == ("resolve", 999_999_999)
+
     def test_bad_shapes_are_nothing(self) -> None:
         """Anything but pool:N with N ≥ 1 buys nothing."""
         assert [read_spend(t, 9) for t in ("resolve", ":2", "resolve:0", "resolve:x", None)] == [
