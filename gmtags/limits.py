@@ -31,5 +31,26 @@ class Limits:
     receipt_value_length: int = 240
     """Receipt values are cut to this length so a receipt always stays one readable tag."""
 
+    now_length: int = 240
+    """A `[sheet:]` receipt's `now=` summary (and card) is cut to this length."""
+
+    max_amount: int = 100_000
+    """ENGINE-NOTES §6: a sheet command's amount is 1..this (either way on a wound track)."""
+
+    apply_names: int = 4
+    """004, contextual: `apply=` names at most this many rows or entries."""
+
+    effect_dice: int = 20
+    """004, contextual: the dice the rows and entries `apply=` names add to one check."""
+
+    scaling_steps: int = 5
+    """ENGINE-NOTES §5: a scaling catalog entry's effect is multiplied at most this many times."""
+
+    dc_range: tuple[int, int] = (-100, 1000)
+    """000, dice-sum (SCHEMA-NOTES §5): a written `dc` clamps into this range."""
+
+    shift_range: tuple[int, int] = (-100, 100)
+    """000, roll-against: a written `dc` moves the target within this range."""
+
 
 DEFAULT_LIMITS = Limits()

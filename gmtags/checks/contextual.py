@@ -81,6 +81,7 @@ from dataclasses import dataclass
 
 from gmtags.checks.context import NO_EFFECTS, Effects
 from gmtags.checks.dice import Tray
+from gmtags.limits import DEFAULT_LIMITS, Limits
 from gmtags.ruleset.sheet import (
     ContextualCheck,
     ContextualCost,
@@ -92,12 +93,6 @@ from gmtags.sheet.numbers import CheckNumber, check_name, match_ability
 from gmtags.sheet.use import ROW_MARK
 from gmtags.sheet.values import CheckParts, SheetValues, whole
 from gmtags.state.snapshot import LiveEntry
-
-MAX_NAMES = 4
-"""004: `apply=` names at most four rows or entries."""
-
-MAX_EFFECT_DICE = 20
-"""SPEC §8: the dice cells of one check add at most this many dice."""
 
 _DICE_CELL = re.compile(r"^(\d{1,2})?d(\d{1,4})(?:([+-])(\d{1,3}))?$")
 _FROM_UNSAFE = re.compile(r"[\[\];]")
@@ -226,8 +221,9 @@ class Contextual:
     entry: LiveEntry | None = None
 
 
-def read_names(written: str | None) -> list[str]:
-    """`apply="A; B"`: the names written, split on `;`, blanks and repeats dropped, at most four."""
+def read_names(written: str | None, limits: Limits = DEFAULT_LIMITS) -> list[str]:
+    """`apply="A; B"`: the names written, split on `;`, blanks and repeats dropped, at most
+    `limits.apply_names` (004: four)."""
     if written is None:
         return []
     seen: dict[str, str] = {}
@@ -235,10 +231,10 @@ def read_names(written: str | None) -> list[str]:
         key = check_name(part)
         if key and key not in seen:
             seen[key] = part.strip()
-    return list(seen.values())[:MAX_NAMES]
+    return list(seen.values())[: limits.apply_names]
 
 
-def read_dice(cell: str | None) -> tuple[int, int, int] | None:
+def read_dice(cell: str | None, limits: Limits = DEFAULT_LIMITS) -> tuple[int, int, int] | None:
     """A dice cell `NdS±M` as (N, S, M); None when empty or not that shape (module docstring)."""
     if cell is None:
         return None
@@ -248,7 +244,7 @@ def read_dice(cell: str | None) -> tuple[int, int, int] | None:
     count = int(found.group(1) or "1")
     sides = int(found.group(2))
     plus = int(found.group(4) or "0") * (-1 if found.group(3) == "-" else 1)
-    if not 1 <= count <= MAX_EFFECT_DICE or not 2 <= sides <= 1000:
+    if not 1 <= count <= limits.effect_dice or not 2 <= sides <= 1000:
         return None
     return count, sides, plus
 
@@ -395,13 +391,14 @@ def apply_contextual(
     values: SheetValues | None,
     pools: Sequence[PoolSpec],
     entry: LiveEntry,
+    limits: Limits = DEFAULT_LIMITS,
 ) -> Contextual:
     """The rows and entries `apply=` names that apply to this check, paid for, as effects.
 
     `entry` is the roller's live entry as the check's purchases left it. A
     stranger or a check with no sheet applies nothing.
     """
-    names = read_names(written)
+    names = read_names(written, limits)
     if not names or values is None or values.card is None:
         return Contextual()
     sources = _row_sources(values) + _entry_sources(values)
@@ -427,8 +424,8 @@ def apply_contextual(
             working, paid = after, True
         applied.append(_from_name(source.name))
         bonus += source.modifier(number)
-        cell = read_dice(source.dice)
-        if cell is not None and dice_count + cell[0] <= MAX_EFFECT_DICE:
+        cell = read_dice(source.dice, limits)
+        if cell is not None and dice_count + cell[0] <= limits.effect_dice:
             dice.append(cell)
             dice_count += cell[0]
         effect = source.check

@@ -31,16 +31,13 @@ from gmtags.checks.request import clamp
 from gmtags.limits import Limits
 from gmtags.ruleset.resolution import DiceSum
 
-DC_RANGE = (-100, 1000)
-"""SCHEMA-NOTES §5: a dice-sum difficulty is an integer from −100 to 1000."""
-
 
 def _difficulty(rules: DiceSum, check: CheckInput, record: CheckRecord) -> int:
     rung = named_rung(rules.difficulty_ladder, check.request.difficulty)
     if rung is not None:
         record.difficulty = rung.label
     if check.request.dc is not None:
-        return clamp(check.request.dc, *DC_RANGE)
+        return clamp(check.request.dc, *check.limits.dc_range)
     if rung is not None:
         return rung.dc
     if rules.difficulty_ladder:

@@ -33,9 +33,6 @@ from gmtags.limits import Limits
 from gmtags.ruleset.resolution import AgainstRung, CriticalRule, RollAgainst
 from gmtags.sheet.values import whole
 
-SHIFT_RANGE = (-100, 100)
-"""000: "un dc= en la etiqueta mueve el número, de -100 a 100"."""
-
 
 def _target(rules: RollAgainst, check: CheckInput, record: CheckRecord, added: int) -> int:
     """The sheet's number plus what `apply=` added (004), divided by a rung, then moved."""
@@ -46,7 +43,7 @@ def _target(rules: RollAgainst, check: CheckInput, record: CheckRecord, added: i
         if rung.divide:
             target //= rung.divide
     if check.request.dc is not None:
-        return target + clamp(check.request.dc, *SHIFT_RANGE)
+        return target + clamp(check.request.dc, *check.limits.shift_range)
     return target + (rung.dc if rung is not None else 0)
 
 

@@ -39,6 +39,7 @@ from dataclasses import dataclass
 
 from gmtags.checks.context import NOTHING_BOUGHT, Bought
 from gmtags.checks.request import CheckRequest, clamp
+from gmtags.limits import DEFAULT_LIMITS, Limits
 from gmtags.ruleset.resolution import ResolutionRules, SpendEntry
 from gmtags.sheet.live import (
     PoolSpec,
@@ -54,9 +55,6 @@ from gmtags.sheet.use import KnownEntry, catalog_entries, find_entry, plan_use
 from gmtags.sheet.values import SheetValues, whole
 from gmtags.state.snapshot import LiveEntry
 from gmtags.text import parse_int
-
-MAX_STEPS = 5
-"""ENGINE-NOTES §5: a scaling entry's effect is multiplied at most ×5."""
 
 PER_CHECK_RANGE = (0, 100)
 """000: a `perCheck` read from the sheet is rounded down and held to 0..100."""
@@ -80,8 +78,13 @@ class Payer:
     values: SheetValues
     pools: tuple[PoolSpec, ...]
     entry: LiveEntry
-    digits: int = 9
-    """SPEC §8: how many digits a number written in the tag may have."""
+    limits: Limits = DEFAULT_LIMITS
+    """SPEC §8: how many digits a number written in the tag may have, how far a charm scales."""
+
+    @property
+    def digits(self) -> int:
+        """How many digits a number written in the tag may have."""
+        return self.limits.integer_digits
 
 
 def read_spend(written: str | None, digits: int) -> tuple[str, int] | None:
@@ -160,7 +163,7 @@ def _steps(chosen: KnownEntry, scales: bool, written: str | None, payer: Payer) 
             not isinstance(pool, Refused) and term in (pool.key, pool.group)
         )
         if named:
-            return 0 if asked[1] % amount else min(asked[1] // amount, MAX_STEPS)
+            return 0 if asked[1] % amount else min(asked[1] // amount, payer.limits.scaling_steps)
     return 0
 
 

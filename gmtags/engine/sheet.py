@@ -28,6 +28,7 @@ from functools import cached_property
 from types import MappingProxyType
 
 from gmtags.engine.context import Applied, Context
+from gmtags.limits import DEFAULT_LIMITS
 from gmtags.ruleset.model import Ruleset
 from gmtags.ruleset.party import Party
 from gmtags.sheet import live
@@ -48,9 +49,6 @@ ALIASES: Mapping[str, str] = MappingProxyType({"heal": "restore", "cast": "use"}
 
 PARTY_SHEET_OPS = frozenset({"spend", "restore", "advance"})
 """002, "Ficha de grupo…": the ops the shared party sheet takes."""
-
-NOW_LIMIT = 240
-"""ENGINE-NOTES §6: `now` is cut to 240 characters, back to the last `; `."""
 
 _POOL = ("pool", "amount")
 _WOUND = ("track", "kind", "amount", "box")
@@ -94,7 +92,7 @@ def canonical_op(written: str | None) -> str | None:
     return name if name in CHARACTER_OPS else None
 
 
-def cut_summary(text: str, limit: int = NOW_LIMIT) -> str:
+def cut_summary(text: str, limit: int = DEFAULT_LIMITS.now_length) -> str:
     """Cut a `; `-joined summary to `limit` without splitting an entry in half (ENGINE-NOTES §6)."""
     if len(text) <= limit:
         return text
@@ -223,7 +221,8 @@ def _live_op(work: LiveWork) -> CharacterOp:
     return run
 
 
-PoolMove = Callable[[tuple[PoolSpec, ...], LiveEntry, str, int | None], Outcome]
+PoolMove = Callable[..., Outcome]
+"""A pool's arithmetic: `(pools, entry, pool, amount, *, most=…)` (gmtags.sheet.live)."""
 
 
 def _pool_work(move: PoolMove) -> LiveWork:
@@ -233,7 +232,8 @@ def _pool_work(move: PoolMove) -> LiveWork:
         pool = tag.get("pool")
         if pool is None or tag.get("amount") is None:
             return Refused("malformed")
-        return move(sheet.pools, sheet.entry, pool, _int(tag, "amount", context))
+        amount = _int(tag, "amount", context)
+        return move(sheet.pools, sheet.entry, pool, amount, most=context.limits.max_amount)
 
     return work
 
@@ -249,8 +249,10 @@ def _damage(sheet: _Sheet, tag: ParsedTag, context: Context) -> Outcome:
     if tag.get("box") is not None:
         # An unreadable box is no box any track has: 0 refuses as bad-amount.
         box = _int(tag, "box", context) or 0
+    amount = _int(tag, "amount", context)
+    most = context.limits.max_amount
     return live.mark_wounds(
-        sheet.values, sheet.entry, track, tag.get("kind"), _int(tag, "amount", context), box
+        sheet.values, sheet.entry, track, tag.get("kind"), amount, box, most=most
     )
 
 
@@ -353,7 +355,8 @@ def _party_pool(move: PoolMove) -> PartyOp:
         pool = tag.get("pool")
         if pool is None or tag.get("amount") is None:
             return Refused("malformed")
-        outcome = move(party.pools(), party.live, pool, _int(tag, "amount", context))
+        amount = _int(tag, "amount", context)
+        outcome = move(party.pools(), party.live, pool, amount, most=context.limits.max_amount)
         if isinstance(outcome, Refused):
             return outcome
         return Done(_with_live(snapshot, PARTY_KEY, outcome.entry), outcome.now)
@@ -400,9 +403,15 @@ PARTY_OPS: Mapping[str, PartyOp] = MappingProxyType(
 
 
 def _ok(
-    tag: ParsedTag, op: str, head: tuple[str, str], snapshot: Snapshot, now: str, subject: str
+    tag: ParsedTag,
+    op: str,
+    head: tuple[str, str],
+    snapshot: Snapshot,
+    now: str,
+    subject: str,
+    context: Context,
 ) -> Applied:
-    text = cut_summary(now)
+    text = cut_summary(now, context.limits.now_length)
     outputs = (*_echo(tag, op, head), ("result", "ok"), ("now", text))
     return Applied(snapshot, Receipt("sheet", _inputs(tag), outputs, f"«{subject}: {text}»"))
 
@@ -433,7 +442,7 @@ def _apply_party_sheet(tag: ParsedTag, op: str, snapshot: Snapshot, context: Con
     result = PARTY_OPS[op](tag, snapshot, PartyValues(context.ruleset, party, snapshot), context)
     if isinstance(result, Refused):
         return _refuse(tag, op, snapshot, result.reason, head, party.label)
-    return _ok(tag, op, head, result.snapshot, result.now, party.label)
+    return _ok(tag, op, head, result.snapshot, result.now, party.label, context)
 
 
 def _apply_everyone(tag: ParsedTag, op: str, snapshot: Snapshot, context: Context) -> Applied:
@@ -462,7 +471,7 @@ def _apply_everyone(tag: ParsedTag, op: str, snapshot: Snapshot, context: Contex
             applied.append(f"{member.name} {result.now}" if len(members) > 1 else result.now)
     if not applied:
         return _refuse(tag, op, snapshot, first or "malformed", head, PARTY_WHO)
-    return _ok(tag, op, head, state, "; ".join([*applied, *missed]), PARTY_WHO)
+    return _ok(tag, op, head, state, "; ".join([*applied, *missed]), PARTY_WHO, context)
 
 
 def apply_sheet(tag: ParsedTag, snapshot: Snapshot, context: Context) -> Applied:
@@ -482,4 +491,4 @@ def apply_sheet(tag: ParsedTag, snapshot: Snapshot, context: Context) -> Applied
     result = CHARACTER_OPS[op](tag, snapshot, found, context)
     if isinstance(result, Refused):
         return _refuse(tag, op, snapshot, result.reason, head, found.name)
-    return _ok(tag, op, head, result.snapshot, result.now, found.name)
+    return _ok(tag, op, head, result.snapshot, result.now, found.name, context)

@@ -88,18 +88,23 @@ def _purchase(
     """What the check pays for; a stranger or a check with no sheet buys nothing."""
     if values is None or values.card is None or (request.spend is None and request.use is None):
         return NOTHING
-    payer = Payer(values, character_pools(values), values.live, context.limits.integer_digits)
+    payer = Payer(values, character_pools(values), values.live, context.limits)
     return purchase(rules, request, number, payer)
 
 
 def _contextual(
-    request: CheckRequest, number: CheckNumber, values: SheetValues | None, paid: Purchase
+    request: CheckRequest,
+    number: CheckNumber,
+    values: SheetValues | None,
+    paid: Purchase,
+    context: Context,
 ) -> Contextual:
     """What `apply=` adds, paid from the live entry the purchase left; nothing for a stranger."""
     if values is None or values.card is None or request.apply is None:
         return Contextual()
     entry = paid.entry if paid.entry is not None else values.live
-    return apply_contextual(request.apply, number, values, character_pools(values), entry)
+    pools = character_pools(values)
+    return apply_contextual(request.apply, number, values, pools, entry, context.limits)
 
 
 def apply_skill_check(tag: ParsedTag, snapshot: Snapshot, context: Context) -> Applied:
@@ -122,7 +127,7 @@ def apply_skill_check(tag: ParsedTag, snapshot: Snapshot, context: Context) -> A
         rules = rules.overridden(override)
     bought = _purchase(rules, request, number, values, context)
     unpaid = number
-    applied = _contextual(request, number, values, bought)
+    applied = _contextual(request, number, values, bought, context)
     if applied.number is not None:
         number = applied.number
     effects = applied.effects

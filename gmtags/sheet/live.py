@@ -24,14 +24,16 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, Protocol, TypeVar
 
+from gmtags.limits import DEFAULT_LIMITS
 from gmtags.ruleset.rests import Rest, RestBy, RestoreStep
 from gmtags.ruleset.sheet import LiveState, LiveTrack
 from gmtags.sheet import wounds
 from gmtags.sheet.values import SheetValues, round_by, whole
 from gmtags.state.snapshot import LiveEntry
 
-MAX_AMOUNT = 100_000
-"""ENGINE-NOTES §6: what one command may move at once (amounts are 1..100000)."""
+MAX_AMOUNT = DEFAULT_LIMITS.max_amount
+"""ENGINE-NOTES §6: the largest amount a command may move, unless the caller's `Limits` say
+another (`most=`)."""
 
 MAX_LIVE_NUMBER = 1_000_000
 """The largest live number stored, as the reference engine holds every live value."""
@@ -110,9 +112,9 @@ def _clamp(value: int, low: int, high: int) -> int:
     return min(max(value, low), high)
 
 
-def amount_ok(amount: int | None, *, zero: bool = False) -> bool:
-    """ENGINE-NOTES §6: an amount is a whole number 1..100000 (0 too where `zero`)."""
-    return amount is not None and (0 if zero else 1) <= amount <= MAX_AMOUNT
+def amount_ok(amount: int | None, *, zero: bool = False, most: int = MAX_AMOUNT) -> bool:
+    """ENGINE-NOTES §6: an amount is a whole number 1..`most` (0 too where `zero`)."""
+    return amount is not None and (0 if zero else 1) <= amount <= most
 
 
 def is_empty(entry: LiveEntry) -> bool:
@@ -263,23 +265,35 @@ def _set_pool(pool: PoolSpec, entry: LiveEntry, value: int, temp: int) -> Change
 
 
 def _pool_and_amount(
-    pools: Sequence[PoolSpec], pool: str, amount: int | None, *, zero: bool = False
+    pools: Sequence[PoolSpec],
+    pool: str,
+    amount: int | None,
+    *,
+    zero: bool = False,
+    most: int = MAX_AMOUNT,
 ) -> tuple[PoolSpec, int] | Refused:
     """The pool a command names and its amount, or why not (lookups before amounts, §6)."""
     found = find_pool(pools, pool)
     if isinstance(found, Refused):
         return found
-    if amount is None or not amount_ok(amount, zero=zero):
+    if amount is None or not amount_ok(amount, zero=zero, most=most):
         return Refused("bad-amount")
     return found, amount
 
 
-def spend(pools: Sequence[PoolSpec], entry: LiveEntry, pool: str, amount: int | None) -> Outcome:
+def spend(
+    pools: Sequence[PoolSpec],
+    entry: LiveEntry,
+    pool: str,
+    amount: int | None,
+    *,
+    most: int = MAX_AMOUNT,
+) -> Outcome:
     """`op="spend"`: take `amount` from the pool; refused `insufficient`, never floored.
 
     ENGINE-NOTES §6. Temporary points are not spent (they only soak damage).
     """
-    asked = _pool_and_amount(pools, pool, amount)
+    asked = _pool_and_amount(pools, pool, amount, most=most)
     if isinstance(asked, Refused):
         return asked
     found, amount = asked
@@ -289,9 +303,16 @@ def spend(pools: Sequence[PoolSpec], entry: LiveEntry, pool: str, amount: int | 
     return _set_pool(found, entry, value - amount, temp)
 
 
-def restore(pools: Sequence[PoolSpec], entry: LiveEntry, pool: str, amount: int | None) -> Outcome:
+def restore(
+    pools: Sequence[PoolSpec],
+    entry: LiveEntry,
+    pool: str,
+    amount: int | None,
+    *,
+    most: int = MAX_AMOUNT,
+) -> Outcome:
     """`op="restore"` (alias `heal`): raise the pool by `amount`, capped at its maximum."""
-    asked = _pool_and_amount(pools, pool, amount)
+    asked = _pool_and_amount(pools, pool, amount, most=most)
     if isinstance(asked, Refused):
         return asked
     found, amount = asked
@@ -300,13 +321,18 @@ def restore(pools: Sequence[PoolSpec], entry: LiveEntry, pool: str, amount: int 
 
 
 def damage_pool(
-    pools: Sequence[PoolSpec], entry: LiveEntry, pool: str, amount: int | None
+    pools: Sequence[PoolSpec],
+    entry: LiveEntry,
+    pool: str,
+    amount: int | None,
+    *,
+    most: int = MAX_AMOUNT,
 ) -> Outcome:
     """`op="damage" pool=…`: drain temporary points first, then the value, floored at 0.
 
     ENGINE-NOTES §6: never refused for being larger than what is left.
     """
-    asked = _pool_and_amount(pools, pool, amount)
+    asked = _pool_and_amount(pools, pool, amount, most=most)
     if isinstance(asked, Refused):
         return asked
     found, amount = asked
@@ -315,12 +341,19 @@ def damage_pool(
     return _set_pool(found, entry, max(0, value - (amount - soaked)), temp - soaked)
 
 
-def set_temp(pools: Sequence[PoolSpec], entry: LiveEntry, pool: str, amount: int | None) -> Outcome:
+def set_temp(
+    pools: Sequence[PoolSpec],
+    entry: LiveEntry,
+    pool: str,
+    amount: int | None,
+    *,
+    most: int = MAX_AMOUNT,
+) -> Outcome:
     """`op="temp"`: SET the pool's temporary points to `amount` (0 allowed, clearing them).
 
     ENGINE-NOTES §6: refused `no-temp` unless the pool declares `allowTemp`.
     """
-    asked = _pool_and_amount(pools, pool, amount, zero=True)
+    asked = _pool_and_amount(pools, pool, amount, zero=True, most=most)
     if isinstance(asked, Refused):
         return asked
     found, amount = asked
@@ -410,6 +443,8 @@ def mark_wounds(
     kind: str | None,
     amount: int | None,
     box: int | None = None,
+    *,
+    most: int = MAX_AMOUNT,
 ) -> Outcome:
     """`op="damage" track=… kind=… amount=± box=…`: mark (or heal) a wound track.
 
@@ -428,7 +463,7 @@ def mark_wounds(
     shape = values.wound_track(found.id) if found.is_wound else None
     if shape is None:
         return Refused("wrong-track")
-    if amount is None or amount == 0 or abs(amount) > MAX_AMOUNT:
+    if amount is None or amount == 0 or abs(amount) > most:
         return Refused("bad-amount")
     state = wound_reading(shape, entry)
     if amount < 0:

@@ -126,7 +126,8 @@ def _reapply_contextual(
     number = sheet_check_number(context.ruleset, values, character, skill, receipt.get("with"))
     if values is None or number.character.key is None:
         return state, [f"from={names!r} names no character's rows"]
-    applied = apply_contextual(names, number, values, character_pools(values), values.live)
+    pools = character_pools(values)
+    applied = apply_contextual(names, number, values, pools, values.live, context.limits)
     wanted = {part.strip() for part in names.split(";") if part.strip()}
     if set(applied.effects.names) != wanted:
         return state, [f"from={names!r} but the rules apply {'; '.join(applied.effects.names)!r}"]
