@@ -65,8 +65,8 @@ class TestHonoured:
         assert read_dice("2d6", Limits(effect_dice=2)) == (2, 6, 0)
 
     def test_scaling_steps(self) -> None:
-        """ENGINE-NOTES §5: a scaling charm is bought at most `scaling_steps` times; paying for
-        more buys nothing (the seed's Potence: blood:3 is three steps)."""
+        """ENGINE-NOTES §5: a scaling charm is bought at most `scaling_steps` times; asking for
+        more buys that many (the seed's Potence: blood:3 is three steps)."""
         kindred = load_ruleset(FIXTURES / "rulesets" / "checks" / "kindred.json")
         cards = {
             "Mara": {
