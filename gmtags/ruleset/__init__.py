@@ -1,9 +1,5 @@
-"""Pydantic models of the ruleset file and its import validation.
+"""Pydantic models of the ruleset file and its import validation (`load`, then `validate`)."""
 
-Importing `validate` registers its cross-reference passes in `load.CHECKS`.
-"""
-
-from gmtags.ruleset import validate as validate
 from gmtags.ruleset.load import load_ruleset
 from gmtags.ruleset.model import Ruleset
 

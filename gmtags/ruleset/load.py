@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from typing import Any
 
 from pydantic import ValidationError
@@ -11,12 +11,7 @@ from pydantic import ValidationError
 from gmtags.errors import Problem, RulesetError, json_path
 from gmtags.jsonfile import DEPTH, JsonTextError, loads, scalar_problem
 from gmtags.ruleset.model import Ruleset
-
-Check = Callable[[Ruleset], list[Problem]]
-"""A validation pass over a parsed ruleset; passes run in order and all run."""
-
-CHECKS: list[Check] = []
-"""Cross-reference passes, registered by the section modules as they land."""
+from gmtags.ruleset.validate import validate
 
 _RESERVED_IDS = frozenset({"engine-legacy", "traditional"})
 
@@ -84,11 +79,55 @@ def _read(source: str | os.PathLike[str]) -> Any:
         raise RulesetError([Problem("(file)", str(error))]) from None
 
 
+_STAND_INS: dict[str, Any] = {
+    "schemaVersion": 1,
+    "id": "stand-in",
+    "version": 1,
+    "name": "stand-in",
+    "coverage": {"summary": "stand-in"},
+    "sheet": {"version": 1},
+    "gm": {},
+    "resolution": {
+        "kind": "dice-sum",
+        "dice": {"count": 1, "sides": 20},
+        "abilityModifier": {"op": "identity"},
+        "proficiencyTiers": [{"id": "untrained", "label": "Untrained"}],
+    },
+}
+"""A valid value for each required top-level key, put where the file's own has shape errors so
+the passes over the other sections can still run (they never read a stand-in: see `_parse`)."""
+
+
+def _parse(data: dict[str, Any]) -> tuple[Ruleset | None, list[Problem], frozenset[str]]:
+    """The ruleset, the shape problems, and the top-level sections that have them.
+
+    With shape problems, the model is built again from the file with each broken section
+    left out (a stand-in where one is required), so that the passes reading only sound
+    sections still run and an author sees every problem in one round.
+    """
+    try:
+        return Ruleset.model_validate(data), [], frozenset()
+    except ValidationError as error:
+        items = error.errors()
+    problems = [Problem(json_path(item["loc"]), item["msg"]) for item in items]
+    if any(not item["loc"] for item in items):
+        return None, problems, frozenset()
+    broken = frozenset(str(item["loc"][0]) for item in items)
+    patched = {key: value for key, value in data.items() if key not in broken}
+    patched |= {key: _STAND_INS[key] for key in broken if key in _STAND_INS}
+    try:
+        return Ruleset.model_validate(patched), problems, broken
+    except ValidationError:
+        return None, problems, broken
+
+
 def load_ruleset(source: str | os.PathLike[str] | Mapping[str, Any]) -> Ruleset:
     """Read and validate a ruleset from a file path or an already-parsed JSON object.
 
-    Raises `RulesetError` listing every problem (never only the first), and
-    `OSError` when the file cannot be read.
+    The order is explicit: the JSON (size, strictness), the shapes of every section (the
+    models), then every cross-reference pass of `gmtags.ruleset.validate.PASSES` whose
+    sections have sound shapes. Raises `RulesetError` listing every problem (never only
+    the first), and `OSError` when the file cannot be read.
     """
     data = _read(source) if isinstance(source, (str, os.PathLike)) else dict(source)
     if not isinstance(data, dict):
@@ -97,13 +136,10 @@ def load_ruleset(source: str | os.PathLike[str] | Mapping[str, Any]) -> Ruleset:
     problems: list[Problem] = []
     if data.get("id") in _RESERVED_IDS:
         problems.append(Problem("id", f"'{data['id']}' is a reserved ruleset id"))
-    try:
-        ruleset = Ruleset.model_validate(data)
-    except ValidationError as error:
-        problems.extend(Problem(json_path(item["loc"]), item["msg"]) for item in error.errors())
-        raise RulesetError(problems) from None
-    for check in CHECKS:
-        problems.extend(check(ruleset))
-    if problems:
+    ruleset, shapes, broken = _parse(data)
+    problems += shapes
+    if ruleset is not None:
+        problems += validate(ruleset, broken)
+    if problems or ruleset is None:
         raise RulesetError(problems)
     return ruleset

@@ -6,8 +6,10 @@ reads where no live state exists yet, derived order, wound-track rules,
 untrained rules that could never change a roll, rests, the party sheet, and
 what the resolution (000) names elsewhere in the file: the sheet, catalog
 `mechanics.check`, layer ladders and `combat`.
-Each pass is a `Check` appended to `load.CHECKS`, in the order of `PASSES`;
-all of them run and every problem is reported, never only the first.
+`gmtags.ruleset.load.load_ruleset` calls `validate` once the models have read
+the shapes: the passes run in the order of `PASSES`, every one whose sections
+(`READS`) have sound shapes, and every problem is reported, never only the
+first. The sheet's index is built once and handed to each.
 
 Seed sections named below are from 002 unless said otherwise; the resolution
 passes at the end implement 000.
@@ -15,10 +17,10 @@ passes at the end implement 000.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from types import MappingProxyType
 
 from gmtags.errors import Problem
-from gmtags.ruleset.load import CHECKS
 from gmtags.ruleset.model import Ruleset
 from gmtags.ruleset.validate.catalogs import (
     check_catalog_checks,
@@ -75,10 +77,45 @@ PASSES: tuple[Pass, ...] = (
 """The passes, in the order their problems are reported."""
 
 
-def validate(ruleset: Ruleset) -> list[Problem]:
-    """Every problem the passes find, in their order; the sheet index is built once."""
+_SHEET = frozenset({"sheet", "items"})
+READS: Mapping[Pass, frozenset[str]] = MappingProxyType(
+    {
+        check_duplicate_ids: _SHEET | {"party", "resolution", "rests"},
+        check_entries: _SHEET | {"resolution"},
+        check_fields: _SHEET,
+        check_derived: _SHEET,
+        check_lists: _SHEET,
+        check_live_pools: _SHEET,
+        check_live_tracks: _SHEET,
+        check_live_states: _SHEET,
+        check_formulas: _SHEET | {"resolution"},
+        check_resolution_common: _SHEET | {"resolution"},
+        check_advancement: _SHEET,
+        check_rests: _SHEET | {"rests"},
+        check_party: _SHEET | {"party"},
+        check_gm_summary: _SHEET | {"gm"},
+        check_combat_health: _SHEET | {"combat"},
+        check_resolution_refs: _SHEET | {"resolution"},
+        check_catalog_headers: _SHEET | {"id", "catalogs", "combat"},
+        check_catalog_rows: _SHEET | {"catalogs"},
+        check_catalog_mechanics: _SHEET | {"catalogs"},
+        check_catalog_checks: _SHEET | {"catalogs", "resolution"},
+        check_catalog_contextual: _SHEET | {"catalogs"},
+        check_layer_ladders: frozenset({"layers", "resolution"}),
+        check_resolution_combat: frozenset({"resolution", "combat"}),
+    }
+)
+"""The top-level sections each pass reads: a pass runs only when all of them have sound
+shapes (a stand-in for a broken section is never read)."""
+
+
+def validate(ruleset: Ruleset, broken: frozenset[str] = frozenset()) -> list[Problem]:
+    """Every problem the passes find, in their order, leaving out each pass that reads a
+    section in `broken` (one with shape errors); the sheet index is built once."""
     index = SheetIndex.of_sheet(ruleset)
-    return [problem for check in PASSES for problem in check(ruleset, index)]
-
-
-CHECKS.append(validate)
+    return [
+        problem
+        for check in PASSES
+        if not READS[check] & broken
+        for problem in check(ruleset, index)
+    ]
