@@ -27,7 +27,7 @@ from gmtags.ruleset.resolution import Outcomes
 from gmtags.ruleset.sheet import EnumColumn, UntrainedBy
 from gmtags.sheet import wounds
 from gmtags.sheet.live import character_pools, pool_reading
-from gmtags.sheet.numbers import CheckCharacter, sheet_check_number
+from gmtags.sheet.numbers import CheckCharacter, row_checks, sheet_check_number
 from gmtags.sheet.party import PartyValues
 from gmtags.sheet.values import SheetValues
 from gmtags.state.characters import party_members
@@ -294,6 +294,21 @@ def _live_lines(ruleset: Ruleset, values: SheetValues, entry: LiveEntry) -> list
     return parts
 
 
+def _row_check_parts(ruleset: Ruleset, values: SheetValues, character: CheckCharacter) -> list[str]:
+    """004, "Filas que son pruebas por sí mismas": "El bloque de ficha del Game Master
+    enumera cada prueba de fila con su número", each by the name that calls it, with the
+    stance it counts in (1.212)."""
+    stances = {s.id: s.label for s in getattr(ruleset.resolution_rules, "stances", None) or []}
+    parts = []
+    for name, target in row_checks(values):
+        result = sheet_check_number(ruleset, values, character, name)
+        if result.target != target:
+            continue  # a skill, save or ability of the same name answers first
+        stance = f" ({stances[target.stance]} stance)" if target.stance in stances else ""
+        parts.append(f"{one_line(target.label or name)} {signed(result.sheet_number)}{stance}")
+    return parts
+
+
 def character_block(ruleset: Ruleset, snapshot: Snapshot, name: str) -> list[str]:
     """One character's sheet block: what the GM needs every turn (002, "Texto del GM")."""
     card = snapshot.game_character_cards.get(name)
@@ -318,6 +333,9 @@ def character_block(ruleset: Ruleset, snapshot: Snapshot, name: str) -> list[str
                 trained.append(f"{item.label} {signed(result.sheet_number)}")
     if trained:
         lines.append("  Trained: " + ", ".join(trained))
+    rows = _row_check_parts(ruleset, values, character)
+    if rows:
+        lines.append("  Row checks: " + ", ".join(rows))
     lines += [f"  {line}" for line in _summary_lines(ruleset, values)]
     live = _live_lines(ruleset, values, entry)
     if live:

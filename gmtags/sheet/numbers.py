@@ -228,8 +228,8 @@ def _save_for(names: _Names, base: str) -> CheckTarget | None:
     return None
 
 
-def _row_target(values: SheetValues, wanted: tuple[str, ...]) -> CheckTarget:
-    """004, 1.161: the one row check answering to the name; several or none match nothing."""
+def _row_candidates(values: SheetValues) -> list[tuple[str, CheckTarget]]:
+    """Every name a row check answers to, with the check (004, 1.161)."""
     candidates: list[tuple[str, CheckTarget]] = []
     for sheet_list in values.sheet.lists:
         checks = sheet_list.checks or []
@@ -240,6 +240,12 @@ def _row_target(values: SheetValues, wanted: tuple[str, ...]) -> CheckTarget:
                     continue
                 for name in _row_check_names(written, check, len(checks)):
                     candidates.append((name, _row_check(sheet_list.id, position, written, check)))
+    return candidates
+
+
+def _row_target(values: SheetValues, wanted: tuple[str, ...]) -> CheckTarget:
+    """004, 1.161: the one row check answering to the name; several or none match nothing."""
+    candidates = _row_candidates(values)
     for name in wanted:
         found = [target for candidate, target in candidates if candidate == name]
         if len(found) == 1:
@@ -247,6 +253,24 @@ def _row_target(values: SheetValues, wanted: tuple[str, ...]) -> CheckTarget:
         if found:
             return UNKNOWN
     return UNKNOWN
+
+
+def row_checks(values: SheetValues) -> list[tuple[str, CheckTarget]]:
+    """004, "Filas que son pruebas por sí mismas": every row check the GM can call, once each,
+    by the first name it answers to ("Fire stew bold"); a name two rows share calls none
+    ("Un nombre que comparten dos filas no es ninguna prueba hasta que se renombra una")."""
+    candidates = _row_candidates(values)
+    counts: dict[str, int] = {}
+    for name, _ in candidates:
+        counts[name] = counts.get(name, 0) + 1
+    seen: set[tuple[str | None, int | None, str | None]] = set()
+    found: list[tuple[str, CheckTarget]] = []
+    for name, target in candidates:
+        key = (target.list, target.row, target.id)
+        if counts[name] == 1 and key not in seen:
+            seen.add(key)
+            found.append((name, target))
+    return found
 
 
 def _row_check_names(written: str, check: ListCheck, checks: int) -> list[str]:

@@ -168,3 +168,17 @@ class TestContextual:
         stunts = load_ruleset(FIXTURES / "rulesets" / "checks" / "fate-stunts.json")
         assert 'apply="<name>; <name>"' in gm_instructions(stunts).reminder
         assert "apply=" not in gm_instructions(CROWS).reminder
+
+
+class TestRowChecks:
+    def test_the_sheet_block_lists_every_row_check_with_its_number(self) -> None:
+        """004, "Filas que son pruebas por sí mismas": "El bloque de ficha del Game Master
+        enumera cada prueba de fila con su número", with the stance it counts in; a row named
+        like a skill is not listed (the skill answers first)."""
+        ruleset = load_ruleset(FIXTURES / "rulesets" / "checks" / "lasers-feelings.json")
+        rows = [{"name": "Trick Shot", "rating": 1}, {"name": "Lasers", "rating": 2}]
+        cards = {"Zap": {"abilities": {"crew": 1}, "lists": {"tricks": rows}}}
+        snapshot = Snapshot.model_validate({"gameCharacterCards": cards})
+        reminder = gm_instructions(ruleset, snapshot).reminder
+        assert "  Row checks: Trick Shot +2 (Feelings stance)" in reminder.splitlines()
+        assert "Lasers +" not in reminder
