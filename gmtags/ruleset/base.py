@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Annotated
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, StringConstraints
+from pydantic_core import PydanticCustomError
 
 from gmtags.text import prompt_safe_problem
 
@@ -26,22 +27,32 @@ class RulesetModel(BaseModel):
     )
 
 
-def _prompt_safe(value: str) -> str:
+def check_prompt_safe(value: str) -> str:
+    """SCHEMA-NOTES §1: `value` as it is when it is prompt-safe text; the problem otherwise."""
     problem = prompt_safe_problem(value)
     if problem is not None:
-        raise ValueError(f"prompt-safe text {problem}")
+        raise PydanticCustomError("prompt_safe", "prompt-safe text {problem}", {"problem": problem})
     return value
+
+
+_PROMPT_SAFE = AfterValidator(check_prompt_safe)
 
 
 def prompt_safe(max_length: int) -> object:
     """Annotated `str` type: prompt-safe text (SCHEMA-NOTES §1) of at most `max_length`."""
-    return Annotated[str, StringConstraints(max_length=max_length), AfterValidator(_prompt_safe)]
+    return Annotated[
+        str, StringConstraints(max_length=max_length), AfterValidator(check_prompt_safe)
+    ]
 
 
-PromptSafe80 = Annotated[str, StringConstraints(max_length=80), AfterValidator(_prompt_safe)]
-PromptSafe160 = Annotated[str, StringConstraints(max_length=160), AfterValidator(_prompt_safe)]
-PromptSafe400 = Annotated[str, StringConstraints(max_length=400), AfterValidator(_prompt_safe)]
-PromptSafe1500 = Annotated[str, StringConstraints(max_length=1500), AfterValidator(_prompt_safe)]
-PromptSafe16000 = Annotated[str, StringConstraints(max_length=16000), AfterValidator(_prompt_safe)]
+PromptSafe80 = Annotated[str, StringConstraints(max_length=80), _PROMPT_SAFE]
+PromptSafe160 = Annotated[str, StringConstraints(max_length=160), _PROMPT_SAFE]
+PromptSafe400 = Annotated[str, StringConstraints(max_length=400), _PROMPT_SAFE]
+PromptSafe1500 = Annotated[
+    str, StringConstraints(max_length=1500), AfterValidator(check_prompt_safe)
+]
+PromptSafe16000 = Annotated[
+    str, StringConstraints(max_length=16000), AfterValidator(check_prompt_safe)
+]
 RulesetId = Annotated[str, StringConstraints(max_length=64, pattern=r"^[a-z0-9]+(-[a-z0-9]+)*$")]
 SheetId = Annotated[str, StringConstraints(max_length=40, pattern=r"^[a-z][a-z0-9_]*$")]

@@ -57,12 +57,11 @@ from pydantic import (
 )
 from pydantic_core import PydanticCustomError
 
-from gmtags.ruleset.base import PromptSafe80, RulesetId, RulesetModel, SheetId
+from gmtags.ruleset.base import PromptSafe80, RulesetId, RulesetModel, SheetId, check_prompt_safe
 from gmtags.ruleset.refs import Number, RulesetValueRef, StepTable
 from gmtags.ruleset.resolution import MechanicsCheck
 from gmtags.ruleset.resolution.common import Found, LineError, Loc, detail, problems_of
 from gmtags.ruleset.sheet import EntryContextual
-from gmtags.text import prompt_safe_problem
 
 JsonObject = dict[str, Any]
 
@@ -74,16 +73,9 @@ MAX_ENTRIES = 2000
 # Text, ids and dice (SCHEMA-NOTES §1)
 
 
-def _prompt_safe(value: str) -> str:
-    problem = prompt_safe_problem(value)
-    if problem is not None:
-        raise PydanticCustomError("prompt_safe", "prompt-safe text {problem}", {"problem": problem})
-    return value
-
-
-PromptSafe12 = Annotated[str, StringConstraints(max_length=12), AfterValidator(_prompt_safe)]
-PromptSafe40 = Annotated[str, StringConstraints(max_length=40), AfterValidator(_prompt_safe)]
-PromptSafe120 = Annotated[str, StringConstraints(max_length=120), AfterValidator(_prompt_safe)]
+PromptSafe12 = Annotated[str, StringConstraints(max_length=12), AfterValidator(check_prompt_safe)]
+PromptSafe40 = Annotated[str, StringConstraints(max_length=40), AfterValidator(check_prompt_safe)]
+PromptSafe120 = Annotated[str, StringConstraints(max_length=120), AfterValidator(check_prompt_safe)]
 
 CATALOG_TEXT_PATTERN = r"^[^\x00-\x1f\x7f-\x9f\u2028\u2029]*$"
 """SCHEMA-NOTES §1, catalog text: only line breaks and control characters are refused."""

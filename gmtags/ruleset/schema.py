@@ -137,6 +137,7 @@ _REFINE: dict[str, Refine] = {
     },
     # sheet.tagged: fields and columns by `type`, derived values by `op`, resolution by `kind`.
     "tagged.<locals>.validate": _tagged,
+    "check_prompt_safe": lambda _g, _f, s: {**s, "minLength": 1, "pattern": PROMPT_SAFE_PATTERN},
     "_prompt_safe": lambda _g, _f, s: {**s, "minLength": 1, "pattern": PROMPT_SAFE_PATTERN},
     "_state_value": lambda _g, _f, s: {**s, "minLength": 1, "pattern": STATE_VALUE_PATTERN},
     # Values that must not repeat: enum and state values, clock sizes.

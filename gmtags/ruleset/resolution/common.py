@@ -17,8 +17,7 @@ from pydantic import (
 )
 from pydantic_core import InitErrorDetails, PydanticCustomError
 
-from gmtags.ruleset.base import PromptSafe80, RulesetModel
-from gmtags.text import prompt_safe_problem
+from gmtags.ruleset.base import PromptSafe80, RulesetModel, check_prompt_safe
 
 Loc = tuple[str | int, ...]
 """A JSON location below the model being validated, as pydantic spells one."""
@@ -39,14 +38,7 @@ def raise_found(found: Found, title: str) -> None:
         )
 
 
-def _prompt_safe(value: str) -> str:
-    problem = prompt_safe_problem(value)
-    if problem is not None:
-        raise PydanticCustomError("prompt_safe", "prompt-safe text {problem}", {"problem": problem})
-    return value
-
-
-PromptSafe200 = Annotated[str, StringConstraints(max_length=200), AfterValidator(_prompt_safe)]
+PromptSafe200 = Annotated[str, StringConstraints(max_length=200), AfterValidator(check_prompt_safe)]
 """One prompt-safe line of at most 200 characters (000: a tier's `text`)."""
 
 

@@ -17,12 +17,11 @@ from pydantic import (
 )
 from pydantic_core import InitErrorDetails, PydanticCustomError
 
-from gmtags.ruleset.base import RulesetModel, SheetId
+from gmtags.ruleset.base import RulesetModel, SheetId, check_prompt_safe
 from gmtags.ruleset.refs import (
     RulesetValueRef,
     Scalar,
 )
-from gmtags.text import prompt_safe_problem
 
 JsonObject = dict[str, Any]
 
@@ -75,15 +74,8 @@ def unique(values: list[str]) -> list[str]:
     return values
 
 
-def _prompt_safe(value: str) -> str:
-    problem = prompt_safe_problem(value)
-    if problem is not None:
-        raise PydanticCustomError("prompt_safe", "prompt-safe text {problem}", {"problem": problem})
-    return value
-
-
 def _state_value(value: str) -> str:
-    _prompt_safe(value)
+    check_prompt_safe(value)
     if '"' in value:
         raise PydanticCustomError(
             "state_quote", "a state value never contains a double quote (the command quotes it)"
@@ -93,8 +85,8 @@ def _state_value(value: str) -> str:
 
 EnumValue = Annotated[str, StringConstraints(min_length=1, max_length=80)]
 StateValue = Annotated[str, StringConstraints(max_length=80), AfterValidator(_state_value)]
-Short = Annotated[str, StringConstraints(max_length=8), AfterValidator(_prompt_safe)]
-KindLabel = Annotated[str, StringConstraints(max_length=16), AfterValidator(_prompt_safe)]
+Short = Annotated[str, StringConstraints(max_length=8), AfterValidator(check_prompt_safe)]
+KindLabel = Annotated[str, StringConstraints(max_length=16), AfterValidator(check_prompt_safe)]
 Dice40 = Annotated[str, StringConstraints(max_length=40)]
 
 # ---------------------------------------------------------------------------
