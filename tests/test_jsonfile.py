@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import time
 from typing import Any
 
 import pytest
@@ -36,12 +35,11 @@ class TestLoads:
         assert (caught.value.line, caught.value.column) == (3, 3)
 
     def test_unclosed_quotes_are_read_once(self) -> None:
-        """Many unclosed quotes after deep brackets cost one pass, not one pass per quote."""
-        text = "[" * (DEPTH + 1) + '"\\"' * 100_000
-        started = time.perf_counter()
+        """Many unclosed quotes after deep brackets cost one pass, not one pass per quote (a
+        million quotes read once each; one pass per quote would never end)."""
+        text = "[" * (DEPTH + 1) + '"\\"' * 1_000_000
         with pytest.raises(JsonTextError):
             loads(text)
-        assert time.perf_counter() - started < 1.0
 
     def test_ordinary_numbers_read_as_json_reads_them(self) -> None:
         """`1e3`, `-0`, `0.5` and a 21-digit integer read exactly as `json` reads them."""
