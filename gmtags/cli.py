@@ -16,6 +16,7 @@ import click
 from gmtags import log
 from gmtags.checks.roll_cli import roll_command
 from gmtags.cli_common import fail as _fail
+from gmtags.cli_common import layers_option, with_layers
 from gmtags.cli_common import read_ruleset as _ruleset
 from gmtags.cli_common import read_snapshot as _snapshot
 from gmtags.cli_common import read_text as _read_text
@@ -47,6 +48,7 @@ def main(verbose: bool) -> None:
 @click.option("--state-out", "state_out", help="Write the snapshot after the reply here.")
 @click.option("--display", is_flag=True, help="Print the narration with tags hidden.")
 @click.option("--cards", is_flag=True, help="Print the narration with a card per tag.")
+@layers_option
 @click.argument("file", required=False)
 def process_command(
     ruleset_path: str,
@@ -55,13 +57,14 @@ def process_command(
     state_out: str | None,
     display: bool,
     cards: bool,
+    layers: str | None,
     file: str | None,
 ) -> None:
     """Process one model reply (FILE or stdin) and print it with receipts."""
     if display and cards:
         raise click.UsageError("--display and --cards are two views: choose one")
     ruleset = _ruleset(ruleset_path)
-    snapshot = _snapshot(state_path)
+    snapshot = with_layers(ruleset, _snapshot(state_path), layers)
     result = process(_read_text(file), ruleset, snapshot, seed=seed)
     if state_out:
         _write_state(state_out, result.snapshot)
@@ -72,9 +75,14 @@ def process_command(
 @click.option("--ruleset", "ruleset_path", required=True, help="The ruleset JSON file.")
 @click.option("--state", "state_path", help="The snapshot JSON (default: empty).")
 @click.option("--budget", type=click.IntRange(min=1), help="Characters for the system part.")
-def prompt_command(ruleset_path: str, state_path: str | None, budget: int | None) -> None:
+@layers_option
+def prompt_command(
+    ruleset_path: str, state_path: str | None, budget: int | None, layers: str | None
+) -> None:
     """Print the GM instructions: the system part, then the per-turn reminder."""
-    instructions = gm_instructions(_ruleset(ruleset_path), _snapshot(state_path), budget=budget)
+    ruleset = _ruleset(ruleset_path)
+    snapshot = with_layers(ruleset, _snapshot(state_path), layers)
+    instructions = gm_instructions(ruleset, snapshot, budget=budget)
     click.echo("=== System ===")
     click.echo(instructions.system)
     click.echo("=== Turn reminder ===")

@@ -14,6 +14,7 @@ from typing import NoReturn, TypeVar
 import click
 
 from gmtags.errors import RulesetError, SnapshotError
+from gmtags.ruleset.layers import LayerChoiceError, layered_start
 from gmtags.ruleset.load import load_ruleset
 from gmtags.ruleset.model import Ruleset
 from gmtags.state.snapshot import Snapshot, load_snapshot
@@ -68,3 +69,19 @@ def write_state(path: str, snapshot: Snapshot) -> None:
         Path(path).write_text(snapshot.to_json(indent=2) + "\n", encoding="utf-8")
     except OSError as error:
         fail(f"cannot write state file {path}: {error.strerror}")
+
+
+layers_option = click.option(
+    "--layers",
+    help="Layer ids (a,b) a new game plays (SPEC §4): set as the start's rulesetLayers when it "
+    "names none.",
+)
+"""`--layers` on `process`, `stream`, `prompt`, `transcript` and `serve` (SPEC §4)."""
+
+
+def with_layers(ruleset: Ruleset, snapshot: Snapshot, layers: str | None) -> Snapshot:
+    """`--layers` set on the start snapshot; an unknown or conflicting id exits 1 naming it."""
+    try:
+        return layered_start(ruleset, snapshot, layers)
+    except LayerChoiceError as error:
+        fail(str(error))

@@ -3,6 +3,10 @@
 The pipeline is scan → parse → dispatch → render. `process` never raises on
 any response text: a tag that cannot be read, or that comes past the command
 limit, becomes a refused receipt and the narration around it passes through.
+
+A game plays its active layers (SPEC §4, `rulesetLayers`): every tag of the
+response is applied with `effective_ruleset(ruleset, snapshot.ruleset_layers)`,
+the ruleset itself when the snapshot names none.
 """
 
 from __future__ import annotations
@@ -16,6 +20,7 @@ from gmtags.engine.context import Context
 from gmtags.engine.registry import HANDLERS
 from gmtags.limits import DEFAULT_LIMITS, Limits
 from gmtags.log import get_logger
+from gmtags.ruleset.layers import effective_ruleset
 from gmtags.ruleset.model import Ruleset
 from gmtags.state.snapshot import Snapshot
 from gmtags.tags.parse import ParsedTag, parse_span
@@ -133,12 +138,13 @@ def process(
     """Apply every tag in `text` in order and rewrite each with its receipt.
 
     The same text, ruleset, snapshot and seed always give the same result.
+    The snapshot's `rulesetLayers` say which of the ruleset's layers the game plays.
     """
     if not isinstance(text, str):
         raise TypeError("process() needs the response as str")
     state = Snapshot() if snapshot is None else snapshot
     seed = new_seed() if seed is None else seed
-    context = new_context(ruleset, seed, limits)
+    context = new_context(effective_ruleset(ruleset, state.ruleset_layers), seed, limits)
     placed: list[Placed] = []
     for count, span in enumerate(find_spans(text, limits), start=1):
         state, receipt = step(text, span, count, state, context)

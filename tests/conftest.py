@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import click
 import pytest
@@ -15,6 +16,24 @@ ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "fixtures"
 # Unmodified copies of shared/reference/rulesets (licences inside each file; see SOURCES.md).
 REFERENCE_RULESETS = FIXTURES / "rulesets" / "reference"
+
+
+def sound_combat(**keys: Any) -> dict[str, Any]:
+    """The smallest valid attack-vs-defense `combat` (SCHEMA-NOTES §11) for a sheet with the
+    live pool `grit` (`fixtures/rulesets/sheet-base.json`), with `keys` added (None deletes
+    one); `kind="dice-pool"` swaps `attackRoll` for the `pool` that kind needs."""
+    found: dict[str, Any] = {
+        "kind": "attack-vs-defense",
+        "health": {"pool": "grit"},
+        "defense": {"const": 10},
+        "initiative": {"dice": {"count": 1, "sides": 20}},
+        "attackRoll": {"dice": {"count": 1, "sides": 20}},
+        "economy": {"budgets": [{"id": "act", "label": "Act", "per": "turn", "count": 1}]},
+    }
+    if keys.get("kind") == "dice-pool":
+        found |= {"attackRoll": None, "pool": {"advantage": True}}
+    found.update(keys)
+    return {key: value for key, value in found.items() if value is not None}
 
 
 @pytest.fixture(scope="session")

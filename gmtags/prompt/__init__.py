@@ -1,4 +1,9 @@
-"""GM instructions: the stable system part and the per-turn reminder (issue: GM prompt)."""
+"""GM instructions: the stable system part and the per-turn reminder (issue: GM prompt).
+
+Both are written for the ruleset the game plays: the snapshot's active layers
+applied (`effective_ruleset`, SPEC §4), so their ladder, enum values, hidden
+entries and GM guidance are what the GM is told.
+"""
 
 from __future__ import annotations
 
@@ -6,6 +11,7 @@ from dataclasses import dataclass
 
 from gmtags.prompt.reminder import turn_reminder
 from gmtags.prompt.system import system_prompt
+from gmtags.ruleset.layers import effective_ruleset
 from gmtags.ruleset.model import Ruleset
 from gmtags.state.snapshot import Snapshot
 
@@ -21,9 +27,11 @@ class Instructions:
 def gm_instructions(
     ruleset: Ruleset, snapshot: Snapshot | None = None, *, budget: int | None = None
 ) -> Instructions:
-    """The GM instructions for `ruleset` and `snapshot` (the system part within `budget`)."""
+    """The GM instructions for `ruleset` and `snapshot` (the system part within `budget`),
+    with the layers the snapshot's `rulesetLayers` make active."""
     state = Snapshot() if snapshot is None else snapshot
-    return Instructions(system_prompt(ruleset, budget), turn_reminder(ruleset, state))
+    played = effective_ruleset(ruleset, state.ruleset_layers)
+    return Instructions(system_prompt(played, budget), turn_reminder(played, state))
 
 
 __all__ = ["Instructions", "gm_instructions"]

@@ -7,6 +7,12 @@ read the sheets (`gm.sheetGuidance`), and the full rules reference
 (`gmReference`) under "Game Master rules reference". `worldGuidance` is read
 only at world setup, so it is not here.
 
+Layers (SCHEMA-NOTES §12: "Layer guidance is added after the base text, not
+in place of it"): each active layer's `gm.guidance` follows the check
+paragraph (`gm.checkGuidance` or the built-in one), joined by a space as the
+reference engine joins it, so the paragraph stays one prompt-safe line of at
+most 1,500 + 12 × (4,000 + 1) characters (SCHEMA-NOTES §8).
+
 Budget: when the system part is over `budget` characters, the rules reference
 is cut first, with a marked cut; the other paragraphs are never trimmed here
 (002: the reference "se acorta con un corte marcado antes de recortar las
@@ -37,7 +43,7 @@ def system_prompt(ruleset: Ruleset, budget: int | None = None) -> str:
     parts = [
         f'You are the Game Master of a game played by the ruleset "{ruleset.name}"{edition}.',
         ruleset.coverage.summary,
-        ruleset.gm_text.check_guidance or BUILT_IN_CHECKS,
+        " ".join([ruleset.gm_text.check_guidance or BUILT_IN_CHECKS, *ruleset.layer_guidance]),
         "Every command is a tag the engine applies in order and rewrites with its result. "
         "Write only the commands the turn reminder teaches, with the names it gives.",
     ]

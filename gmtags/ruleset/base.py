@@ -35,24 +35,14 @@ def check_prompt_safe(value: str) -> str:
     return value
 
 
-_PROMPT_SAFE = AfterValidator(check_prompt_safe)
+PROMPT_SAFE = AfterValidator(check_prompt_safe)
+"""Annotate a `str` type with this to make it prompt-safe text (SCHEMA-NOTES §1)."""
 
 
-def prompt_safe(max_length: int) -> object:
-    """Annotated `str` type: prompt-safe text (SCHEMA-NOTES §1) of at most `max_length`."""
-    return Annotated[
-        str, StringConstraints(max_length=max_length), AfterValidator(check_prompt_safe)
-    ]
-
-
-PromptSafe80 = Annotated[str, StringConstraints(max_length=80), _PROMPT_SAFE]
-PromptSafe160 = Annotated[str, StringConstraints(max_length=160), _PROMPT_SAFE]
-PromptSafe400 = Annotated[str, StringConstraints(max_length=400), _PROMPT_SAFE]
-PromptSafe1500 = Annotated[
-    str, StringConstraints(max_length=1500), AfterValidator(check_prompt_safe)
-]
-PromptSafe16000 = Annotated[
-    str, StringConstraints(max_length=16000), AfterValidator(check_prompt_safe)
-]
+PromptSafe80 = Annotated[str, StringConstraints(max_length=80), PROMPT_SAFE]
+PromptSafe160 = Annotated[str, StringConstraints(max_length=160), PROMPT_SAFE]
+PromptSafe400 = Annotated[str, StringConstraints(max_length=400), PROMPT_SAFE]
+PromptSafe1500 = Annotated[str, StringConstraints(max_length=1500), PROMPT_SAFE]
+PromptSafe16000 = Annotated[str, StringConstraints(max_length=16000), PROMPT_SAFE]
 RulesetId = Annotated[str, StringConstraints(max_length=64, pattern=r"^[a-z0-9]+(-[a-z0-9]+)*$")]
 SheetId = Annotated[str, StringConstraints(max_length=40, pattern=r"^[a-z][a-z0-9_]*$")]

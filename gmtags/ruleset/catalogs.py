@@ -13,9 +13,11 @@ columns, a cost's pool, `combat`/`items`, a check's faces) is checked by
 `gmtags.ruleset.validate.catalogs`. `Ruleset.catalogs` stays the file's JSON;
 `Ruleset.catalog_models` is what `parse_catalogs` gives, parsed once.
 
+An entry's `item` is `gmtags.ruleset.items.CatalogItem` (§10 lists its keys;
+what they name in `items` is checked by `gmtags.ruleset.validate.items`).
 Kept as JSON objects, because SCHEMA-NOTES gives only how many there may be,
-not their shape: an entry's `creature` (§11) and `item` (§10 lists its keys,
-not their shapes), and a mechanics' `plus` clauses, `applies` and `rider`.
+not their shape: an entry's `creature` (§11), and a mechanics' `plus` clauses,
+`applies` and `rider`.
 
 Decisions where the notes and the seeds are silent:
 - An entry holds at most one of `rows`, `creature` or `item` (§9); one with
@@ -58,6 +60,7 @@ from pydantic import (
 from pydantic_core import PydanticCustomError
 
 from gmtags.ruleset.base import PromptSafe80, RulesetId, RulesetModel, SheetId, check_prompt_safe
+from gmtags.ruleset.items import CatalogItem
 from gmtags.ruleset.refs import Number, RulesetValueRef, StepTable
 from gmtags.ruleset.resolution import MechanicsCheck
 from gmtags.ruleset.resolution.common import Found, LineError, Loc, detail, problems_of
@@ -538,7 +541,7 @@ class CatalogEntry(_Ruled):
     filters: dict[str, FilterValue] | None = None
     rows: Annotated[list[CatalogRow], Field(min_length=1, max_length=6)] | None = None
     creature: JsonObject | None = None
-    item: JsonObject | None = None
+    item: CatalogItem | None = None
     mechanics: Mechanics | None = None
     grants: Grants | None = None
     offered_when: RulesetValueRef | None = Field(default=None, alias="offeredWhen")

@@ -1,21 +1,25 @@
 """The ruleset file's top level (SCHEMA-NOTES §2, plus what the seeds add).
 
 The top level, `license`, `coverage` and `clocks` are validated in full here;
-`sheet`, `rests` and `party` by their own modules (`sheet.py`, `rests.py`,
-`party.py`), the whole `resolution` by its kind's model (`resolution.py`) and
-`catalogs` by `catalogs.py`, while `resolution` and `catalogs` themselves stay
-the JSON the file holds.
-The other sections are kept as the JSON objects they are (never dropped) and
-validated by their own modules as they land; which of them gmtags executes is
-said in the README.
+`sheet`, `rests` and `party` by their own modules (`sheet/`, `rests.py`,
+`party.py`), the whole `resolution` by its kind's model (`resolution/`),
+`catalogs` by `catalogs.py`, `layers` by `layers.py`, `items` by `items.py`
+and `combat` and `battle` by `combat.py`, while `resolution`, `catalogs`,
+`layers`, `items`, `combat` and `battle` themselves stay the JSON the file
+holds (their typed views are the `…_model(s)` properties, parsed once).
+A ruleset derived for a game's active layers (`layers.effective_ruleset`) is a
+`Ruleset` too, whose `layers_played` name them.
+Which sections gmtags executes in play is said in the README.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from functools import cached_property
+from types import MappingProxyType
 from typing import Annotated, Any, Literal
 
-from pydantic import Field, StringConstraints, field_validator
+from pydantic import Field, PrivateAttr, StringConstraints, field_validator
 
 from gmtags.ruleset.base import (
     PromptSafe80,
@@ -25,9 +29,12 @@ from gmtags.ruleset.base import (
     RulesetId,
     RulesetModel,
 )
-from gmtags.ruleset.catalogs import Catalog, parse_catalogs
+from gmtags.ruleset.catalogs import Catalog, CatalogEntry, parse_catalogs
 from gmtags.ruleset.clocks import ClocksConfig
+from gmtags.ruleset.combat import Battle, Combat, parse_battle, parse_combat
 from gmtags.ruleset.gm import GmText
+from gmtags.ruleset.items import Items, parse_items
+from gmtags.ruleset.layers import MAX_LAYERS, Layer, Played, parse_layers
 from gmtags.ruleset.party import Party
 from gmtags.ruleset.resolution import Resolution, parse_resolution
 from gmtags.ruleset.resolution.shared import ResolutionCommon
@@ -74,10 +81,12 @@ class Ruleset(RulesetModel):
     items: JsonObject | None = None
     battle: JsonObject | None = None
     combat: JsonObject | None = None
-    layers: Annotated[list[JsonObject], Field(max_length=12)] | None = None
+    layers: Annotated[list[JsonObject], Field(max_length=MAX_LAYERS)] | None = None
     clocks: ClocksConfig | None = None
     party: Party | None = None
     gm_reference: PromptSafe16000 | None = Field(default=None, alias="gmReference")
+
+    _played: Played | None = PrivateAttr(default=None)
 
     @field_validator("gm")
     @classmethod
@@ -103,6 +112,42 @@ class Ruleset(RulesetModel):
         """`catalogs` as typed models, parsed once; `catalogs` stays the JSON the file holds."""
         return parse_catalogs(self.catalogs)
 
+    @field_validator("items")
+    @classmethod
+    def _items_model(cls, items: JsonObject | None) -> JsonObject | None:
+        """Validate `items` strictly (SCHEMA-NOTES §10); errors keep their `items.…` paths."""
+        parse_items(items)
+        return items
+
+    @cached_property
+    def items_model(self) -> Items | None:
+        """`items` as its typed model, parsed once; `items` stays the JSON the file holds."""
+        return parse_items(self.items)
+
+    @field_validator("combat")
+    @classmethod
+    def _combat_model(cls, combat: JsonObject | None) -> JsonObject | None:
+        """Validate `combat` strictly (SCHEMA-NOTES §11); errors keep their `combat.…` paths."""
+        parse_combat(combat)
+        return combat
+
+    @cached_property
+    def combat_model(self) -> Combat | None:
+        """`combat` as its typed model, parsed once; `combat` stays the JSON the file holds."""
+        return parse_combat(self.combat)
+
+    @field_validator("battle")
+    @classmethod
+    def _battle_model(cls, battle: JsonObject | None) -> JsonObject | None:
+        """Validate `battle` strictly (SCHEMA-NOTES §11); errors keep their `battle.…` paths."""
+        parse_battle(battle)
+        return battle
+
+    @cached_property
+    def battle_model(self) -> Battle | None:
+        """`battle` as its typed model, parsed once; `battle` stays the JSON the file holds."""
+        return parse_battle(self.battle)
+
     @field_validator("resolution")
     @classmethod
     def _resolution_rules(cls, resolution: JsonObject) -> JsonObject:
@@ -127,3 +172,61 @@ class Ruleset(RulesetModel):
         """`resolution.kind` as written (dice-sum, dice-pool, …)."""
         kind = self.resolution.get("kind")
         return kind if isinstance(kind, str) else None
+
+    # -- layers (SCHEMA-NOTES §12, SPEC §4; `gmtags.ruleset.layers`) ---------
+
+    @field_validator("layers")
+    @classmethod
+    def _layer_models(cls, layers: list[JsonObject] | None) -> list[JsonObject] | None:
+        """Validate each layer strictly (SCHEMA-NOTES §12); errors keep their `layers.…` paths."""
+        parse_layers(layers)
+        return layers
+
+    @cached_property
+    def layer_models(self) -> tuple[Layer, ...]:
+        """`layers` as typed models, parsed once; `layers` stays the JSON the file holds."""
+        return parse_layers(self.layers)
+
+    @property
+    def base_ruleset(self) -> Ruleset:
+        """The file's ruleset this one was derived from by its layers (itself for a file's)."""
+        return self if self._played is None else self._played.base
+
+    @property
+    def layers_played(self) -> tuple[Layer, ...]:
+        """The layers this ruleset plays, in the file's order: () for the file's own ruleset."""
+        return () if self._played is None else self._played.layers
+
+    @property
+    def layer_guidance(self) -> tuple[str, ...]:
+        """Each played layer's `gm.guidance`, in order: the text after the base check paragraph."""
+        return tuple(text for layer in self.layers_played if (text := layer.guidance))
+
+    @property
+    def hidden_entries(self) -> Mapping[str, CatalogEntry]:
+        """The catalog entries the played layers hide, by `catalog/entry`: left out of
+        `catalogs`, so nothing offers them, and still readable for what a pick of one gave
+        (004: "sigue contando por lo que dio")."""
+        return MappingProxyType({}) if self._played is None else self._played.hidden
+
+    @cached_property
+    def layered_cache(self) -> dict[frozenset[str], Ruleset]:
+        """The rulesets `effective_ruleset` derived from this one, by set of layer ids.
+
+        Kept like the other cached views (never compared: two equal files stay equal
+        whatever was derived from either).
+        """
+        return {}
+
+    def played_with(self, played: Played, changes: Mapping[str, Any]) -> Ruleset:
+        """This ruleset with `changes` to its sections (each validated by the caller,
+        `layers.effective_ruleset`) and `played` recorded.
+
+        A new object built from the sections, not a copy: nothing parsed or cached
+        from this one (`resolution_rules`, `catalog_models`, …) is carried over.
+        """
+        values = {name: getattr(self, name) for name in type(self).model_fields}
+        values.update(changes)
+        derived = type(self).model_construct(_fields_set=self.model_fields_set, **values)
+        derived._played = played
+        return derived

@@ -35,7 +35,10 @@ from pydantic.json_schema import GenerateJsonSchema, JsonSchemaValue
 from pydantic_core import CoreSchema
 
 from gmtags.ruleset.catalogs import CATALOGS
+from gmtags.ruleset.combat import BATTLE, COMBAT
 from gmtags.ruleset.gm import GmText
+from gmtags.ruleset.items import ITEMS
+from gmtags.ruleset.layers import LAYERS
 from gmtags.ruleset.model import Ruleset
 from gmtags.ruleset.resolution import LOCKED_KEYS, MODELS, Resolution
 from gmtags.ruleset.sheet import tagged
@@ -157,6 +160,10 @@ _REFINE: dict[str, Refine] = {
     "Ruleset._gm_text": _typed(lambda: GmText.__pydantic_core_schema__),
     "Ruleset._resolution_rules": _typed(_resolution),
     "Ruleset._catalog_models": _typed(lambda: CATALOGS.core_schema),
+    "Ruleset._layer_models": _typed(lambda: LAYERS.core_schema),
+    "Ruleset._items_model": _typed(lambda: ITEMS.core_schema),
+    "Ruleset._combat_model": _typed(lambda: COMBAT.core_schema),
+    "Ruleset._battle_model": _typed(lambda: BATTLE.core_schema),
 }
 """Validators pydantic cannot describe, by qualified name (not module: models move files)."""
 

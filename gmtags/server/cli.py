@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 import uvicorn
 
-from gmtags.cli_common import read_ruleset, read_snapshot
+from gmtags.cli_common import layers_option, read_ruleset, read_snapshot, with_layers
 from gmtags.server.app import create_app
 from gmtags.server.config import ServerConfig
 
@@ -25,6 +25,7 @@ DEFAULT_DB = "gmtags-history.sqlite3"
 )
 @click.option("--state", "state_path", help="The snapshot a new chat starts from (default: empty).")
 @click.option("--display", is_flag=True, help="Reply with the narration with tags hidden.")
+@layers_option
 @click.option(
     "--merge-instructions",
     is_flag=True,
@@ -38,16 +39,19 @@ def serve_command(
     db: str,
     state_path: str | None,
     display: bool,
+    layers: str | None,
     merge_instructions: bool,
 ) -> None:
     """Serve /v1/chat/completions with the GM instructions added and the replies ruled."""
     if not upstream.startswith(("http://", "https://")):
         raise click.BadParameter("must be an http:// or https:// URL", param_hint="--upstream")
+    ruleset = read_ruleset(ruleset_path)
+    start = with_layers(ruleset, read_snapshot(state_path), layers)
     config = ServerConfig(
-        ruleset=read_ruleset(ruleset_path),
+        ruleset=ruleset,
         upstream=upstream,
         db=db,
-        start=read_snapshot(state_path),
+        start=start,
         display=display,
         merge_instructions=merge_instructions,
     )

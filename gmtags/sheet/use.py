@@ -23,6 +23,11 @@ separate asset file or borrowed from another ruleset is not loaded, so its
 entries are `unknown-entry` (the price cannot be known, and guessing would let
 a spell be cast for free). The entries are the ruleset's typed catalogs
 (`Ruleset.catalog_models`), whose `mechanics.cost` the import has validated.
+
+An entry a game's layers hide is not offered (SPEC §4): the ruleset the game
+plays (`gmtags.ruleset.layers.effective_ruleset`) leaves it out of its
+catalogs, so a `use` of it is `unknown-entry` even when picked, while the rows
+the pick wrote stay on the card and keep what they gave (004).
 """
 
 from __future__ import annotations

@@ -136,6 +136,13 @@ def read_value(shape: Any, stored: object) -> Scalar:
     Wrong types read as the blank value; numbers are clamped to their range (and
     rounded down when the shape is an integer); an enum value the shape no
     longer offers reads as its default; text is cut to its length.
+
+    A game's layers remove enum values (SPEC §4): the ruleset it plays
+    (`gmtags.ruleset.layers.effective_ruleset`) holds the narrowed field, so a
+    removed value reads as the layer's default here, and so in every check and
+    `hideWhen` that reads the field (002: "un valor enum que el conjunto ya no
+    ofrece es el predeterminado del campo"; "Esa fila nunca se lee mientras la
+    capa está activa").
     """
     kind = shape.type
     if stored is None:

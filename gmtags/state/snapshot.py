@@ -18,6 +18,7 @@ from pydantic import (
     Field,
     StrictFloat,
     StrictInt,
+    StrictStr,
     ValidationError,
     model_validator,
 )
@@ -31,6 +32,8 @@ FiniteFloat = Annotated[StrictFloat, AllowInfNan(False)]
 """Issue 11: a snapshot is written as strict JSON, so it never holds NaN or an infinity."""
 Number = StrictInt | FiniteFloat
 Scalar = StrictInt | FiniteFloat | bool | str | None
+LayerId = Annotated[StrictStr, Field(min_length=1, max_length=40)]
+"""A layer id (SCHEMA-NOTES §12: a sheet id, at most 40 characters)."""
 
 
 class StateModel(BaseModel):
@@ -123,6 +126,9 @@ class Snapshot(StateModel):
     game_party_sheet: PartySheet | None = Field(default=None, alias="gamePartySheet")
     ruleset_live: dict[str, LiveEntry] = Field(default={}, alias="rulesetLive")
     ruleset_clocks: tuple[Clock, ...] = Field(default=(), alias="rulesetClocks")
+    ruleset_layers: tuple[LayerId, ...] = Field(default=(), alias="rulesetLayers")
+    """SPEC §4: the ids of the ruleset's `layers` active in this game (absent: none). Ids the
+    ruleset has no layer for are kept and ignored in play (`gmtags.ruleset.layers`)."""
 
     @model_validator(mode="before")
     @classmethod

@@ -14,7 +14,8 @@ as `find_spans` decides it on the whole response:
 
 Decided tags go, one at a time and in order, through `gmtags.process.step`
 with the response's one seeded `random.Random`, so the result is byte-identical
-to `process()` on the whole text for any way of cutting it into chunks.
+to `process()` on the whole text for any way of cutting it into chunks, and
+plays the snapshot's active layers as `process()` does (`effective_ruleset`).
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ import regex
 
 from gmtags.limits import DEFAULT_LIMITS, Limits
 from gmtags.process import ProcessResult, new_context, new_seed, result_of, step
+from gmtags.ruleset.layers import effective_ruleset
 from gmtags.ruleset.model import Ruleset
 from gmtags.state.snapshot import Snapshot
 from gmtags.stream.views import VIEWS, View
@@ -55,7 +57,8 @@ class StreamProcessor:
             raise ValueError("display and cards are two views: choose one")
         self.seed = new_seed() if seed is None else seed
         self._snapshot = Snapshot() if snapshot is None else snapshot
-        self._context = new_context(ruleset, self.seed, limits)
+        played = effective_ruleset(ruleset, self._snapshot.ruleset_layers)
+        self._context = new_context(played, self.seed, limits)
         self._limits = limits
         self._view: View = VIEWS["display" if display else "cards" if cards else "receipts"]()
         self._window = Window()

@@ -28,6 +28,11 @@ Decisions where SPEC §6 is silent:
 - A chat that cannot be read is reported (`CHAT, line N: why`) and the others
   still run; the exit code is then 1. Nothing is ever written half-way:
   every output file is written to a temporary file and renamed.
+- `--layers a,b` (SPEC §4) sets the layers of the start each chat is
+  processed from (`--state`, else the start stored in the chat or the
+  store, else empty) when that start names none; an id the ruleset lacks, or
+  two layers in conflict, exits 1 before any chat runs; a chat whose start
+  already plays other layers is reported like an unreadable one.
 """
 
 from __future__ import annotations
@@ -36,22 +41,24 @@ import json
 import sqlite3
 import sys
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor, as_completed
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Literal
 
 import click
 
-from gmtags.cli_common import fail, read_ruleset, read_snapshot
+from gmtags.cli_common import fail, layers_option, read_ruleset, read_snapshot
 from gmtags.history.records import HistoryError
 from gmtags.history.store import HistoryStore
 from gmtags.jsonfile import dumps
+from gmtags.ruleset.layers import LayerChoiceError, chosen_layers, start_layers
 from gmtags.ruleset.model import Ruleset
 from gmtags.state.snapshot import Snapshot
-from gmtags.transcript.chat import TranscriptError, read_chat, write_atomic
+from gmtags.transcript.chat import Chat, TranscriptError, read_chat, write_atomic
+from gmtags.transcript.layout import stored_start
 from gmtags.transcript.rebuild import rebuild
 from gmtags.transcript.reprocess import reprocess
 from gmtags.transcript.state import state
@@ -73,6 +80,8 @@ class Task:
     """The SQLite history store to read (state, rebuild) or save to (reprocess), if any."""
     named: str | None = None
     """The chat of the store (`--chat`); None: found by matching the file's messages."""
+    layers: tuple[str, ...] = ()
+    """`--layers`: the layers a start that names none is given (checked against the ruleset)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,6 +120,14 @@ def _open_store(task: Task) -> HistoryStore:
     return HistoryStore(task.db)
 
 
+def _layered(task: Task, chat: Chat, start: Snapshot | None) -> Snapshot | None:
+    """The start with `--layers` set: the given start, else the chat's stored one, else empty."""
+    if not task.layers:
+        return start
+    found = start if start is not None else stored_start(chat) or Snapshot()
+    return start_layers(found, task.layers)
+
+
 def _run(task: Task, ruleset: Ruleset | None, start: Snapshot | None) -> Outcome:
     """Run one task; an unreadable chat becomes an error outcome, never an exception."""
     try:
@@ -126,7 +143,7 @@ def _run(task: Task, ruleset: Ruleset | None, start: Snapshot | None) -> Outcome
             return Outcome(task.chat, text=snapshot.to_json(indent=2))
         assert ruleset is not None
         if task.command == "reprocess":
-            done = reprocess(chat, ruleset, start)
+            done = reprocess(chat, ruleset, _layered(task, chat, start))
             text, messages, swipes = done.chat.dumps(), done.messages, done.swipes
             if task.db is not None:
                 with _open_store(task) as store:
@@ -136,7 +153,7 @@ def _run(task: Task, ruleset: Ruleset | None, start: Snapshot | None) -> Outcome
             if task.db is not None:
                 with _open_store(task) as store:
                     start = store.start(stored_chat(chat, store, task.named, task.db))
-            built = rebuild(chat, ruleset, start)
+            built = rebuild(chat, ruleset, _layered(task, chat, start))
             text, messages, swipes = built.chat.dumps(), built.messages, built.swipes
             report = tuple(f"{task.chat}: {item}" for item in built.contradictions)
         if task.out is not None:
@@ -146,7 +163,7 @@ def _run(task: Task, ruleset: Ruleset | None, start: Snapshot | None) -> Outcome
         return Outcome(task.chat, None, messages, swipes, report, text)
     except TranscriptError as error:
         return Outcome(task.chat, str(error))
-    except HistoryError as error:
+    except (HistoryError, LayerChoiceError) as error:
         return Outcome(task.chat, f"{task.chat}: {error}")
     except FileNotFoundError:
         return Outcome(task.chat, f"chat file not found: {task.chat}")
@@ -232,10 +249,23 @@ def _progress(total: int, label: str) -> Iterator[Callable[[], None]]:
 
 
 def _execute(
-    tasks: list[Task], jobs: int, ruleset_path: str | None, state_path: str | None
+    tasks: Sequence[Task],
+    jobs: int,
+    ruleset_path: str | None,
+    state_path: str | None,
+    layers: str | None = None,
 ) -> list[Outcome]:
-    """Run every task, in `jobs` processes when there are several; outcomes in task order."""
+    """Run every task, in `jobs` processes when there are several; outcomes in task order.
+
+    `--layers` is checked against the ruleset here, before any chat runs.
+    """
     ruleset, start = _load(ruleset_path, state_path)
+    if layers is not None and ruleset is not None:
+        try:
+            chosen = chosen_layers(ruleset, layers)
+        except LayerChoiceError as error:
+            fail(str(error))
+        tasks = [replace(task, layers=chosen) for task in tasks]
     outcomes: dict[int, Outcome] = {}
     with _progress(len(tasks), tasks[0].command if tasks else "") as advance:
         if jobs <= 1 or len(tasks) <= 1:
@@ -321,6 +351,7 @@ def _run_all(
     db: str | None,
     jobs: int,
     named: str | None = None,
+    layers: str | None = None,
 ) -> None:
     """Run `command` on every chat, print what it writes to stdout, exit 1 on any failure.
 
@@ -333,7 +364,7 @@ def _run_all(
     if command == "rebuild" and db is not None and state_path is not None:
         raise click.UsageError("--state and --db both give the start: choose one")
     tasks, several = _tasks(command, chats, out, db=db, named=named)
-    outcomes = _execute(tasks, jobs, ruleset_path, state_path)
+    outcomes = _execute(tasks, jobs, ruleset_path, state_path, layers)
     quiet = several and command == "rebuild"
     for outcome in outcomes:
         if outcome.text is not None and not quiet:
@@ -354,6 +385,7 @@ def transcript() -> None:
 @_out_option
 @_save_db_option
 @_jobs_option
+@layers_option
 def reprocess_command(
     chats: tuple[str, ...],
     ruleset_path: str,
@@ -361,9 +393,10 @@ def reprocess_command(
     out: str | None,
     db: str | None,
     jobs: int,
+    layers: str | None,
 ) -> None:
     """Re-roll every assistant message and swipe; write receipts and snapshots."""
-    _run_all("reprocess", chats, ruleset_path, state_path, out, db, jobs)
+    _run_all("reprocess", chats, ruleset_path, state_path, out, db, jobs, layers=layers)
 
 
 @transcript.command("rebuild")
@@ -374,6 +407,7 @@ def reprocess_command(
 @_read_db_option
 @_chat_option
 @_jobs_option
+@layers_option
 def rebuild_command(
     chats: tuple[str, ...],
     ruleset_path: str,
@@ -382,9 +416,10 @@ def rebuild_command(
     db: str | None,
     named: str | None,
     jobs: int,
+    layers: str | None,
 ) -> None:
     """Recompute snapshots from the receipts without rolling; report contradicted receipts."""
-    _run_all("rebuild", chats, ruleset_path, state_path, out, db, jobs, named)
+    _run_all("rebuild", chats, ruleset_path, state_path, out, db, jobs, named, layers)
 
 
 @transcript.command("state")

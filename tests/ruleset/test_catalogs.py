@@ -28,7 +28,7 @@ from gmtags.ruleset.validate.catalogs import (
     check_catalog_rows,
 )
 from gmtags.ruleset.validate.index import SheetIndex
-from tests.conftest import FIXTURES, REFERENCE_RULESETS
+from tests.conftest import FIXTURES, REFERENCE_RULESETS, sound_combat
 
 BASE: dict[str, Any] = json.loads((FIXTURES / "rulesets" / "sheet-base.json").read_text())
 
@@ -153,12 +153,15 @@ class TestCatalogModels:
         loaded = load_ruleset(ruleset())
         assert (loaded.catalog_models, load_ruleset(BASE).catalogs) == ((), None)
 
-    def test_creatures_and_items_stay_json(self) -> None:
-        """SCHEMA-NOTES describes neither in full: a creature and an item are kept as written."""
+    def test_items_are_typed_and_kept_as_written(self) -> None:
+        """An entry's item is typed (SCHEMA-NOTES §10 keys), every key it holds kept as written."""
         rules = load_ruleset(REFERENCE_RULESETS / "gravewatch.json")
         kit = rules.catalog_models[2]
         assert kit.holds == "items" and kit.entries is not None and rules.catalogs is not None
-        assert kit.entries[0].item == rules.catalogs[2]["entries"][0]["item"]
+        item = kit.entries[0].item
+        written = rules.catalogs[2]["entries"][0]["item"]
+        assert item is not None
+        assert item.model_dump(by_alias=True, exclude_unset=True) == written
 
 
 class TestShapes:
@@ -500,12 +503,14 @@ class TestHeaderPass:
         beasts = catalog(
             entry("rat", rows=None, creature={}), id="beasts", holds="creatures", feeds=None
         )
-        kit = catalog(entry("rope", rows=None, item={}), id="kit", holds="items", feeds=None)
+        rope = entry("rope", rows=None, item={"category": "gear"})
+        kit = catalog(rope, id="kit", holds="items", feeds=None)
         assert passes(ruleset(beasts, kit), check_catalog_headers) == [
             "catalogs.0.holds",
             "catalogs.1.holds",
         ]
-        fine = ruleset(beasts, kit, combat={"kind": "attack-vs-defense"}, items={"categories": []})
+        items = {"categories": [{"id": "gear", "label": "Gear"}]}
+        fine = ruleset(beasts, kit, combat=sound_combat(), items=items)
         assert passes(fine, check_catalog_headers) == []
 
     def test_feeds_and_start_from(self) -> None:

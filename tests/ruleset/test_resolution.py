@@ -19,7 +19,7 @@ from gmtags.ruleset.resolution import (
     SymbolPool,
     parse_resolution,
 )
-from tests.conftest import FIXTURES, REFERENCE_RULESETS
+from tests.conftest import FIXTURES, REFERENCE_RULESETS, sound_combat
 
 BASE: dict[str, Any] = json.loads((FIXTURES / "rulesets" / "sheet-base.json").read_text())
 
@@ -1111,8 +1111,7 @@ class TestDiceHighest:
 
     def test_combat_is_refused_beside_it(self) -> None:
         """000: "se rechaza combat junto a él"."""
-        combat = {"kind": "attack-vs-defense"}
-        assert paths(ruleset(HIGHEST, combat=combat)) == ["combat"]
+        assert paths(ruleset(HIGHEST, combat=sound_combat())) == ["combat"]
 
 
 NO_CRITICALS: dict[str, Any] = {"criticalSuccess": None, "criticalFailure": None, "outcomes": None}
@@ -1336,7 +1335,7 @@ class TestSymbolPool:
 
     def test_combat_of_another_kind(self) -> None:
         """000: any combat but a symbol-pool one is refused beside it."""
-        assert paths(ruleset(SYMBOLS, combat={"kind": "attack-vs-defense"})) == ["combat.kind"]
+        assert paths(ruleset(SYMBOLS, combat=sound_combat())) == ["combat.kind"]
 
 
 class TestCatalogCheck:
@@ -1403,4 +1402,4 @@ class TestLayerLadders:
 class TestCombat:
     def test_dice_pool_combat_needs_a_dice_pool(self) -> None:
         """SCHEMA-NOTES §11: a dice-pool combat requires a dice-pool resolution."""
-        assert paths(ruleset(SUM_2D6, combat={"kind": "dice-pool"})) == ["combat.kind"]
+        assert paths(ruleset(SUM_2D6, combat=sound_combat(kind="dice-pool"))) == ["combat.kind"]

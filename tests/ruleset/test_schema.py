@@ -94,14 +94,14 @@ class TestRulesetSchema:
             assert python_name not in text
 
     def test_strict_models_refuse_unknown_keys(self) -> None:
-        """A strict model's object refuses other keys; a raw section takes any key."""
+        """A strict model's object refuses other keys; a key kept raw takes any value."""
         schema = ruleset_schema()
         assert schema["additionalProperties"] is False
-        for name in ("Sheet", "DicePool", "GmText", "RulesetValueRef", "Party"):
+        strict = ("Sheet", "DicePool", "GmText", "RulesetValueRef", "Party", "Items", "Combat")
+        for name in (*strict, "Battle", "Layer", "CatalogItem"):
             assert schema["$defs"][name]["additionalProperties"] is False
-        items = schema["properties"]["items"]["anyOf"][0]
-        assert items["type"] == "object"
-        assert items.get("additionalProperties", True) is True
+        assert schema["properties"]["items"]["anyOf"][0] == {"$ref": "#/$defs/Items"}
+        assert schema["$defs"]["Combat"]["properties"]["attackRoll"] == {"default": None}
 
     def test_custom_validators_get_their_limits(self) -> None:
         """Limits kept in custom validators are in the schema: bounds, patterns, uniqueness."""

@@ -29,10 +29,21 @@ from gmtags.ruleset.validate.catalogs import (
     check_catalog_mechanics,
     check_catalog_rows,
 )
-from gmtags.ruleset.validate.combat import check_combat_health, check_resolution_combat
+from gmtags.ruleset.validate.combat import (
+    check_battle_refs,
+    check_combat_health,
+    check_combat_refs,
+    check_resolution_combat,
+)
 from gmtags.ruleset.validate.ids import check_duplicate_ids
 from gmtags.ruleset.validate.index import SheetIndex
-from gmtags.ruleset.validate.layers import check_layer_ladders
+from gmtags.ruleset.validate.items import check_item_entries, check_items_values
+from gmtags.ruleset.validate.layers import (
+    check_layer_catalogs,
+    check_layer_currencies,
+    check_layer_fields,
+    check_layer_ladders,
+)
 from gmtags.ruleset.validate.live import check_live_pools, check_live_states, check_live_tracks
 from gmtags.ruleset.validate.party import check_gm_summary, check_party
 from gmtags.ruleset.validate.resolution import check_resolution_common, check_resolution_refs
@@ -72,6 +83,13 @@ PASSES: tuple[Pass, ...] = (
     check_catalog_checks,
     check_catalog_contextual,
     check_layer_ladders,
+    check_layer_fields,
+    check_layer_catalogs,
+    check_layer_currencies,
+    check_items_values,
+    check_item_entries,
+    check_combat_refs,
+    check_battle_refs,
     check_resolution_combat,
 )
 """The passes, in the order their problems are reported."""
@@ -102,6 +120,13 @@ READS: Mapping[Pass, frozenset[str]] = MappingProxyType(
         check_catalog_checks: _SHEET | {"catalogs", "resolution"},
         check_catalog_contextual: _SHEET | {"catalogs"},
         check_layer_ladders: frozenset({"layers", "resolution"}),
+        check_layer_fields: _SHEET | {"layers"},
+        check_layer_catalogs: frozenset({"layers", "catalogs"}),
+        check_layer_currencies: frozenset({"layers", "items"}),
+        check_items_values: _SHEET,
+        check_item_entries: _SHEET | {"catalogs"},
+        check_combat_refs: _SHEET | {"combat"},
+        check_battle_refs: _SHEET | {"battle"},
         check_resolution_combat: frozenset({"resolution", "combat"}),
     }
 )

@@ -1,10 +1,83 @@
-"""SCHEMA-NOTES: `combat` (health) and what the resolution names in it."""
+"""SCHEMA-NOTES §11: what `combat` and `battle` name in the rest of the file.
+
+The shapes of both sections and the rules between their own keys are the
+models' (`gmtags.ruleset.combat`); these passes check what needs the sheet or
+the resolution: the pool or track `health` names, `defense` as a value that
+exists, `damageKinds` against a wound track, the resolution kind a combat goes
+with, and the pools and lists `battle` borrows.
+
+The passes read the typed `Ruleset.combat_model` and `battle_model`
+(`validate` runs no pass over a section whose shapes are broken).
+"""
 
 from __future__ import annotations
 
+from typing import Any
+
 from gmtags.errors import Problem
+from gmtags.ruleset.combat import Health
 from gmtags.ruleset.model import Ruleset
 from gmtags.ruleset.validate.index import SheetIndex
+from gmtags.ruleset.validate.refs import check_ref
+
+
+def _health(health: Health, path: str, index: SheetIndex) -> list[Problem]:
+    """§11 `health{pool}|{track}`: the live pool or live track a fight damages exists."""
+    if health.pool is not None and health.pool not in index.pools:
+        return [Problem(f"{path}.pool", f"names no live pool '{health.pool}'")]
+    if health.track is not None and health.track not in index.tracks:
+        return [Problem(f"{path}.track", f"names no live track '{health.track}'")]
+    return []
+
+
+def check_combat_refs(ruleset: Ruleset, index: SheetIndex) -> list[Problem]:
+    """SCHEMA-NOTES §11 and 002 ("Un combate también puede marcarlo"): what `combat` names.
+
+    `health` is a live pool or a live track of the sheet; `defense` is a value
+    reference whose ids exist (§4; it is read when a fight starts, so a live
+    read is allowed, 002 "Una lectura viva toma el estado vivo… empieza un
+    combate").
+    """
+    combat = ruleset.combat_model
+    if combat is None:
+        return []
+    problems = _health(combat.health, "combat.health", index)
+    return problems + check_ref(combat.defense, "combat.defense", index)
+
+
+def _named(raw: Any, key: str) -> str | None:
+    """`raw[key]` when `raw` is an object holding text there (a key kept as raw JSON)."""
+    value = raw.get(key) if isinstance(raw, dict) else None
+    return value if isinstance(value, str) else None
+
+
+def check_battle_refs(ruleset: Ruleset, index: SheetIndex) -> list[Problem]:
+    """SCHEMA-NOTES §11, `battle`: the pools and lists it lends the Engine's combat exist.
+
+    `health` is a live pool or live track; each `slots` entry's `pool` is a live
+    pool. `energy` and `skills` are kept as raw JSON (the notes give no shape);
+    where `energy` names a `pool` (`{"pool": "luck"}` in Ember Roads) it is a
+    live pool, and where a `skills` entry names a `list` (`{"list": "knacks"}`)
+    it is a list of the sheet.
+    """
+    battle = ruleset.battle_model
+    if battle is None:
+        return []
+    problems = _health(battle.health, "battle.health", index)
+    energy = _named(battle.energy, "pool")
+    if energy is not None and energy not in index.pools:
+        problems.append(Problem("battle.energy.pool", f"names no live pool '{energy}'"))
+    for place, slot in enumerate(battle.slots or ()):
+        if slot.pool not in index.pools:
+            problems.append(
+                Problem(f"battle.slots.{place}.pool", f"names no live pool '{slot.pool}'")
+            )
+    skills = battle.skills if isinstance(battle.skills, list) else []
+    for place, entry in enumerate(skills):
+        name = _named(entry, "list")
+        if name is not None and name not in index.lists:
+            problems.append(Problem(f"battle.skills.{place}.list", f"names no list '{name}'"))
+    return problems
 
 
 def check_combat_health(ruleset: Ruleset, index: SheetIndex) -> list[Problem]:
