@@ -7,10 +7,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from structlog.testing import capture_logs
 
-from gmtags import Limits, Ruleset, Snapshot, log, process
+from gmtags import Limits, Ruleset, Snapshot, load_ruleset, log, process
 from gmtags.limits import DEFAULT_LIMITS
 from gmtags.state.snapshot import Clock
 from gmtags.tags.scan import find_spans
+from tests.conftest import FIXTURES
 
 NARRATION = st.lists(
     st.sampled_from(
@@ -142,11 +143,14 @@ class TestProcess:
         result = process(reply, clocks_ruleset, seed=1, limits=Limits(commands_per_response=1))
         assert [r.reason for r in result.receipts] == [None, "too-many"]
 
-    def test_fresh_seed_is_reported(self, clocks_ruleset: Ruleset) -> None:
-        """seed=None draws a seed and keeps it on the result, so the run can be replayed."""
-        result = process("no tags", clocks_ruleset)
-        assert isinstance(result.seed, int)
-        assert process("no tags", clocks_ruleset, seed=result.seed).text == result.text
+    def test_fresh_seed_is_reported(self) -> None:
+        """seed=None draws a seed and keeps it on the result, so the run, dice and all, can be
+        replayed: the kept seed rolls the very same faces (SPEC §1)."""
+        ruleset = load_ruleset(FIXTURES / "rulesets" / "checks" / "two-d6.json")
+        reply = '[skill_check: skill="Climb" dc="8"] ' * 6
+        result = process(reply, ruleset)
+        assert isinstance(result.seed, int) and result.text.count('rolls="') == 6
+        assert process(reply, ruleset, seed=result.seed).text == result.text
 
     def test_one_log_event_per_command(self, clocks_ruleset: Ruleset) -> None:
         """Each applied command logs one command.applied event carrying its receipt."""

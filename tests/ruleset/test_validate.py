@@ -1,4 +1,9 @@
-"""Import validation: each invalid ruleset in fixtures/rulesets/invalid/ fails at its paths."""
+"""Import validation: each invalid ruleset in fixtures/rulesets/invalid/ fails at its paths.
+
+Each fixture says, beside what it breaks, the paths its problems are reported at:
+`"$comment"` says why, `"$expected"` lists every path (none missing, none extra),
+and the test takes `$expected` out before the ruleset is loaded.
+"""
 
 from __future__ import annotations
 
@@ -12,25 +17,24 @@ from gmtags.ruleset.validate import PASSES, READS
 from tests.conftest import FIXTURES
 
 INVALID = FIXTURES / "rulesets" / "invalid"
-EXPECTED: dict[str, Any] = {
-    name: paths
-    for name, paths in json.loads((INVALID / "EXPECTED.json").read_text()).items()
-    if not name.startswith("$")
-}
+FILES = sorted(path.name for path in INVALID.glob("*.json"))
+
+
+def fixture(name: str) -> tuple[dict[str, Any], list[str]]:
+    """The fixture's ruleset without `$expected`, and the paths `$expected` lists."""
+    data = json.loads((INVALID / name).read_text(encoding="utf-8"))
+    return data, data.pop("$expected")
 
 
 class TestInvalidRulesets:
-    def test_every_fixture_has_an_expectation(self) -> None:
-        """EXPECTED.json lists exactly the invalid fixture files."""
-        files = {path.name for path in INVALID.glob("*.json")} - {"EXPECTED.json"}
-        assert files == set(EXPECTED)
-
-    @pytest.mark.parametrize("name", sorted(EXPECTED))
+    @pytest.mark.parametrize("name", FILES)
     def test_refused_at_its_paths(self, name: str) -> None:
-        """Each fixture is refused with every expected path and no other."""
+        """Each fixture is refused with every path its `$expected` lists and no other."""
+        data, expected = fixture(name)
+        assert expected and "$comment" in data
         with pytest.raises(RulesetError) as caught:
-            load_ruleset(INVALID / name)
-        assert sorted(problem.path for problem in caught.value.problems) == sorted(EXPECTED[name])
+            load_ruleset(data)
+        assert sorted(problem.path for problem in caught.value.problems) == sorted(expected)
 
 
 class TestPasses:
