@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -57,3 +58,28 @@ def invoke(command: click.Command, *args: str | Path, stdin: str = "") -> Ran:
         command, [str(arg) for arg in args], input=stdin, catch_exceptions=False
     )
     return Ran(result.exit_code, result.stdout, result.stderr)
+
+
+@dataclass(frozen=True, slots=True)
+class Hostile:
+    """A hostile file written for a test: where, what it holds, what its refusal must say."""
+
+    file: Path
+    text: str
+    message: str
+    place: str | None
+    """The line and column the refusal names (None: the module works it out)."""
+
+
+def hostile_files(cases: Mapping[str, tuple[str, str, str | None]], name: str) -> Any:
+    """A fixture giving each case of `cases` (text, message, place) written to `name` in the
+    test's own folder, one test per case (its id the case's name)."""
+
+    @pytest.fixture(params=list(cases))
+    def hostile(request: pytest.FixtureRequest, tmp_path: Path) -> Hostile:
+        text, message, place = cases[request.param]
+        file = tmp_path / name
+        file.write_text(text, encoding="utf-8")
+        return Hostile(file, text, message, place)
+
+    return hostile

@@ -30,7 +30,7 @@ from gmtags.checks.contextual import handful
 from gmtags.checks.dice import keep_highest
 from gmtags.checks.kind import KindParts, dc_rung, ladder_line
 from gmtags.checks.outcomes import Critical, decide
-from gmtags.checks.receipts import NOT_NUMBERS, Attrs, int_attr, numbers
+from gmtags.checks.receipts import NOT_NUMBERS, Attrs, int_attr, numbers, summed, unmodified
 from gmtags.checks.record import CheckRecord
 from gmtags.checks.request import clamp
 from gmtags.limits import Limits
@@ -156,11 +156,7 @@ def audit(attrs: Attrs, faces: list[int], rules: DiceHighest) -> list[str]:
     if read is None:
         return [NOT_NUMBERS]
     used, modifier, total = read
-    problems = []
-    if modifier != 0:
-        problems.append(f"a highest-die check has modifier 0, not {modifier}")
-    if total != used + modifier:
-        problems.append(f"total {total} is not used {used} + modifier {modifier}")
+    problems = unmodified(modifier, "a highest-die check") + summed(used, modifier, total)
     if not faces:
         return problems
     if attrs.get("zeroDice") == "true" or attrs.get("zerodice") == "true":

@@ -59,7 +59,7 @@ from gmtags.checks.context import CheckInput, named_rung, start_record
 from gmtags.checks.contextual import handful
 from gmtags.checks.kind import KindParts, ladder_line
 from gmtags.checks.outcomes import Critical, decide
-from gmtags.checks.receipts import NOT_NUMBERS, Attrs, numbers
+from gmtags.checks.receipts import NOT_NUMBERS, Attrs, numbers, unmodified
 from gmtags.checks.record import CheckRecord
 from gmtags.checks.request import clamp
 from gmtags.limits import Limits
@@ -343,9 +343,7 @@ def audit(attrs: Attrs, faces: list[int], rules: DicePool) -> list[str]:
     if read is None:
         return [NOT_NUMBERS]
     used, modifier, total = read
-    problems = []
-    if modifier != 0:
-        problems.append(f"a pool check has modifier 0, not {modifier}")
+    problems = unmodified(modifier, "a pool check")
     if total != used:
         problems.append(f"total {total} is not the successes used ({used})")
     return problems

@@ -25,7 +25,7 @@ from gmtags.checks.contextual import throw_effects
 from gmtags.checks.dice import face_value, open_ended
 from gmtags.checks.kind import KindParts, dc_rung, ladder_line
 from gmtags.checks.outcomes import Critical, decide
-from gmtags.checks.receipts import NOT_NUMBERS, Attrs, numbers
+from gmtags.checks.receipts import NOT_NUMBERS, Attrs, numbers, summed
 from gmtags.checks.record import CheckRecord
 from gmtags.checks.request import clamp
 from gmtags.limits import Limits
@@ -130,9 +130,7 @@ def audit(attrs: Attrs, faces: list[int], rules: DiceSum) -> list[str]:
     if read is None:
         return [NOT_NUMBERS]
     used, modifier, total = read
-    problems = []
-    if total != used + modifier:
-        problems.append(f"total {total} is not used {used} + modifier {modifier}")
+    problems = summed(used, modifier, total)
     if rules.open_ended is None and faces:
         mode = attrs.get("mode") or "normal"
         if mode in ("advantage", "disadvantage") and len(faces) % 2 == 0:

@@ -39,6 +39,18 @@ def numbers(attrs: Attrs) -> tuple[int, int, int] | None:
     return used, modifier, total
 
 
+def unmodified(modifier: int, check: str) -> list[str]:
+    """A kind whose checks take no modifier: the problem when a receipt shows one."""
+    return [] if modifier == 0 else [f"{check} has modifier 0, not {modifier}"]
+
+
+def summed(used: int, modifier: int, total: int) -> list[str]:
+    """`total == used + modifier`: the problem when a receipt's total is not that sum."""
+    if total == used + modifier:
+        return []
+    return [f"total {total} is not used {used} + modifier {modifier}"]
+
+
 def dice_count(attrs: Attrs) -> int | None:
     """N of `dice="NdS"`, or None."""
     dice = DICE.fullmatch(attrs.get("dice") or "")

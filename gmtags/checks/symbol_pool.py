@@ -78,7 +78,7 @@ from gmtags.checks.contextual import handful
 from gmtags.checks.dice import Tray
 from gmtags.checks.kind import KindParts, dc_rung, ladder_line
 from gmtags.checks.outcomes import Critical, decide
-from gmtags.checks.receipts import NOT_NUMBERS, Attrs, numbers
+from gmtags.checks.receipts import NOT_NUMBERS, Attrs, numbers, summed
 from gmtags.checks.record import CheckRecord
 from gmtags.checks.request import clamp
 from gmtags.limits import Limits
@@ -404,10 +404,7 @@ def audit(attrs: Attrs, faces: list[int], rules: SymbolPool) -> list[str]:
     read = numbers(attrs)
     if read is None:
         return [NOT_NUMBERS]
-    used, modifier, total = read
-    if total != used + modifier:
-        return [f"total {total} is not used {used} + modifier {modifier}"]
-    return []
+    return summed(*read)
 
 
 KIND = KindParts(SymbolPool, resolve_symbol_pool, tray_limit, reminder, audit, "sum")

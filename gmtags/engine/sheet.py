@@ -221,11 +221,7 @@ def _live_op(work: LiveWork) -> CharacterOp:
     return run
 
 
-PoolMove = Callable[..., Outcome]
-"""A pool's arithmetic: `(pools, entry, pool, amount, *, most=…)` (gmtags.sheet.live)."""
-
-
-def _pool_work(move: PoolMove) -> LiveWork:
+def _pool_work(move: live.PoolOp) -> LiveWork:
     """spend, restore, temp and pool damage: `pool` and `amount` are both needed."""
 
     def work(sheet: _Sheet, tag: ParsedTag, context: Context) -> Outcome:
@@ -348,7 +344,7 @@ CHARACTER_OPS: Mapping[str, CharacterOp] = MappingProxyType(
 PartyOp = Callable[[ParsedTag, Snapshot, PartyValues, Context], Result]
 
 
-def _party_pool(move: PoolMove) -> PartyOp:
+def _party_pool(move: live.PoolOp) -> PartyOp:
     """002: party pools follow a character's pool arithmetic; they live in `$party`."""
 
     def run(tag: ParsedTag, snapshot: Snapshot, party: PartyValues, context: Context) -> Result:

@@ -20,7 +20,7 @@ read the values the steps before them left.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, Protocol, TypeVar
 
@@ -264,103 +264,104 @@ def _set_pool(pool: PoolSpec, entry: LiveEntry, value: int, temp: int) -> Change
     return Changed(with_pool(pool, entry, value, temp), pool_now(pool, value, temp))
 
 
-def _pool_and_amount(
+PoolChange = Callable[[PoolSpec, int, int, int], tuple[int, int] | Refused]
+"""A pool op's rule: (the pool, its value, its temporary points, the amount) → the new
+value and temporary points, or why not."""
+
+
+def _change_pool(
     pools: Sequence[PoolSpec],
+    entry: LiveEntry,
     pool: str,
     amount: int | None,
+    change: PoolChange,
     *,
     zero: bool = False,
     most: int = MAX_AMOUNT,
-) -> tuple[PoolSpec, int] | Refused:
-    """The pool a command names and its amount, or why not (lookups before amounts, §6)."""
+) -> Outcome:
+    """The pool a command names changed by `change`: lookups before amounts (ENGINE-NOTES
+    §6), then the amount (1 up, or 0 up with `zero`, at most `most`), then the op's rule."""
     found = find_pool(pools, pool)
     if isinstance(found, Refused):
         return found
     if amount is None or not amount_ok(amount, zero=zero, most=most):
         return Refused("bad-amount")
-    return found, amount
+    value, temp = pool_reading(found, entry)
+    changed = change(found, value, temp, amount)
+    return changed if isinstance(changed, Refused) else _set_pool(found, entry, *changed)
 
 
-def spend(
-    pools: Sequence[PoolSpec],
-    entry: LiveEntry,
-    pool: str,
-    amount: int | None,
-    *,
-    most: int = MAX_AMOUNT,
-) -> Outcome:
+def _spent(_: PoolSpec, value: int, temp: int, amount: int) -> tuple[int, int] | Refused:
+    return Refused("insufficient") if value < amount else (value - amount, temp)
+
+
+def _restored(found: PoolSpec, value: int, temp: int, amount: int) -> tuple[int, int]:
+    return min(found.max, value + amount), temp
+
+
+def _damaged(_: PoolSpec, value: int, temp: int, amount: int) -> tuple[int, int]:
+    soaked = min(temp, amount)
+    return max(0, value - (amount - soaked)), temp - soaked
+
+
+def _temp_set(found: PoolSpec, value: int, _: int, amount: int) -> tuple[int, int] | Refused:
+    return (value, amount) if found.allow_temp else Refused("no-temp")
+
+
+class PoolOp(Protocol):
+    """A pool op: `(pools, entry, pool, amount, *, most=…)` → the outcome (ENGINE-NOTES §6)."""
+
+    def __call__(
+        self,
+        pools: Sequence[PoolSpec],
+        entry: LiveEntry,
+        pool: str,
+        amount: int | None,
+        *,
+        most: int = MAX_AMOUNT,
+    ) -> Outcome: ...
+
+
+def _pool_op(change: PoolChange, doc: str, *, zero: bool = False) -> PoolOp:
+    """The pool op whose rule is `change` (`zero`: an amount of 0 is allowed)."""
+
+    def op(
+        pools: Sequence[PoolSpec],
+        entry: LiveEntry,
+        pool: str,
+        amount: int | None,
+        *,
+        most: int = MAX_AMOUNT,
+    ) -> Outcome:
+        return _change_pool(pools, entry, pool, amount, change, zero=zero, most=most)
+
+    op.__doc__ = doc
+    return op
+
+
+spend = _pool_op(
+    _spent,
     """`op="spend"`: take `amount` from the pool; refused `insufficient`, never floored.
 
-    ENGINE-NOTES §6. Temporary points are not spent (they only soak damage).
-    """
-    asked = _pool_and_amount(pools, pool, amount, most=most)
-    if isinstance(asked, Refused):
-        return asked
-    found, amount = asked
-    value, temp = pool_reading(found, entry)
-    if value < amount:
-        return Refused("insufficient")
-    return _set_pool(found, entry, value - amount, temp)
-
-
-def restore(
-    pools: Sequence[PoolSpec],
-    entry: LiveEntry,
-    pool: str,
-    amount: int | None,
-    *,
-    most: int = MAX_AMOUNT,
-) -> Outcome:
-    """`op="restore"` (alias `heal`): raise the pool by `amount`, capped at its maximum."""
-    asked = _pool_and_amount(pools, pool, amount, most=most)
-    if isinstance(asked, Refused):
-        return asked
-    found, amount = asked
-    value, temp = pool_reading(found, entry)
-    return _set_pool(found, entry, min(found.max, value + amount), temp)
-
-
-def damage_pool(
-    pools: Sequence[PoolSpec],
-    entry: LiveEntry,
-    pool: str,
-    amount: int | None,
-    *,
-    most: int = MAX_AMOUNT,
-) -> Outcome:
+    ENGINE-NOTES §6. Temporary points are not spent (they only soak damage).""",
+)
+restore = _pool_op(
+    _restored,
+    """`op="restore"` (alias `heal`): raise the pool by `amount`, capped at its maximum.""",
+)
+damage_pool = _pool_op(
+    _damaged,
     """`op="damage" pool=…`: drain temporary points first, then the value, floored at 0.
 
-    ENGINE-NOTES §6: never refused for being larger than what is left.
-    """
-    asked = _pool_and_amount(pools, pool, amount, most=most)
-    if isinstance(asked, Refused):
-        return asked
-    found, amount = asked
-    value, temp = pool_reading(found, entry)
-    soaked = min(temp, amount)
-    return _set_pool(found, entry, max(0, value - (amount - soaked)), temp - soaked)
-
-
-def set_temp(
-    pools: Sequence[PoolSpec],
-    entry: LiveEntry,
-    pool: str,
-    amount: int | None,
-    *,
-    most: int = MAX_AMOUNT,
-) -> Outcome:
+    ENGINE-NOTES §6: never refused for being larger than what is left.""",
+)
+set_temp = _pool_op(
+    _temp_set,
     """`op="temp"`: SET the pool's temporary points to `amount` (0 allowed, clearing them).
 
-    ENGINE-NOTES §6: refused `no-temp` unless the pool declares `allowTemp`.
-    """
-    asked = _pool_and_amount(pools, pool, amount, zero=True, most=most)
-    if isinstance(asked, Refused):
-        return asked
-    found, amount = asked
-    if not found.allow_temp:
-        return Refused("no-temp")
-    value, _ = pool_reading(found, entry)
-    return _set_pool(found, entry, value, amount)
+    ENGINE-NOTES §6: refused `no-temp` unless the pool declares `allowTemp`.""",
+    zero=True,
+)
 
 
 # ---------------------------------------------------------------------------

@@ -16,7 +16,7 @@ from click.testing import CliRunner
 from gmtags import RulesetError, load_ruleset
 from gmtags.cli import main
 from gmtags.errors import Problem
-from tests.conftest import FIXTURES
+from tests.conftest import FIXTURES, Hostile, hostile_files
 
 BASE_TEXT = (FIXTURES / "rulesets" / "clocks-default.json").read_text(encoding="utf-8")
 BASE: dict[str, Any] = json.loads(BASE_TEXT)
@@ -61,17 +61,16 @@ def refused(path: Path) -> Problem:
     return problem
 
 
+hostile = hostile_files(HOSTILE, "hostile.json")
+
+
 class TestHostileFiles:
-    @pytest.mark.parametrize("name", list(HOSTILE))
-    def test_refused_at_its_place(self, tmp_path: Path, name: str) -> None:
+    def test_refused_at_its_place(self, hostile: Hostile) -> None:
         """Each hostile file is one `RulesetError` at `(file)`, with the line and column."""
-        text, message, place = HOSTILE[name]
-        file = tmp_path / "hostile.json"
-        file.write_text(text, encoding="utf-8")
-        problem = refused(file)
+        problem = refused(hostile.file)
         assert problem.path == "(file)"
-        assert message in problem.message
-        assert (place or version_place(text)) in problem.message
+        assert hostile.message in problem.message
+        assert (hostile.place or version_place(hostile.text)) in problem.message
 
     def test_21_digits_read_22_refused(self, tmp_path: Path) -> None:
         """An integer is read up to 21 digits (JSON.stringify's longest) and refused past it."""
@@ -136,17 +135,13 @@ class TestHostileObjects:
 
 
 class TestValidateCommand:
-    @pytest.mark.parametrize("name", list(HOSTILE))
-    def test_exit_1_with_one_clear_message(self, tmp_path: Path, name: str) -> None:
+    def test_exit_1_with_one_clear_message(self, hostile: Hostile) -> None:
         """`gmtags validate` on a hostile file: exit 1, the reason at (file), no traceback."""
-        text, message, _ = HOSTILE[name]
-        file = tmp_path / "hostile.json"
-        file.write_text(text, encoding="utf-8")
-        result = CliRunner().invoke(main, ["validate", str(file)])
+        result = CliRunner().invoke(main, ["validate", str(hostile.file)])
         assert result.exit_code == 1
         assert isinstance(result.exception, SystemExit)
-        assert result.stderr.startswith(f"gmtags: ruleset {file} is invalid:\n  (file): ")
-        assert message in result.stderr and "Traceback" not in result.output
+        assert result.stderr.startswith(f"gmtags: ruleset {hostile.file} is invalid:\n  (file): ")
+        assert hostile.message in result.stderr and "Traceback" not in result.output
 
     def test_too_large(self, tmp_path: Path) -> None:
         """`gmtags validate` on a file over 256 KiB says so and exits 1."""

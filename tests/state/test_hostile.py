@@ -19,12 +19,12 @@ from gmtags import Snapshot
 from gmtags.cli import main
 from gmtags.errors import Problem, SnapshotError
 from gmtags.state.snapshot import load_snapshot
-from tests.conftest import FIXTURES
+from tests.conftest import FIXTURES, Hostile, hostile_files
 
 RULESET = str(FIXTURES / "rulesets" / "clocks-default.json")
 
 # name -> (file text, what the message says, "line L, column C")
-HOSTILE: dict[str, tuple[str, str, str]] = {
+HOSTILE: dict[str, tuple[str, str, str | None]] = {
     "100,000 [": ("[" * 100_000, "nested deeper than 100", "line 1, column 101"),
     "deep in a card": (
         '{"gameCharacterCards": {"Bram": {"items": ' + "[" * 100_000 + "]" * 100_000 + "}}}",
@@ -52,18 +52,18 @@ def strict(text: str) -> Any:
     return json.loads(text, parse_constant=refuse)
 
 
+hostile = hostile_files(HOSTILE, "state.json")
+
+
 class TestHostileFiles:
-    @pytest.mark.parametrize("name", list(HOSTILE))
-    def test_refused_at_its_place(self, tmp_path: Path, name: str) -> None:
+    def test_refused_at_its_place(self, hostile: Hostile) -> None:
         """Each hostile snapshot file is one `SnapshotError` at `(file)`, line and column."""
-        text, message, place = HOSTILE[name]
-        file = tmp_path / "state.json"
-        file.write_text(text, encoding="utf-8")
         with pytest.raises(SnapshotError) as caught:
-            load_snapshot(file)
+            load_snapshot(hostile.file)
         (problem,) = caught.value.problems
         assert problem.path == "(file)"
-        assert message in problem.message and place in problem.message
+        assert hostile.place is not None
+        assert hostile.message in problem.message and hostile.place in problem.message
 
     def test_not_utf8_is_a_snapshot_error(self, tmp_path: Path) -> None:
         """A snapshot file that is not UTF-8 is a `SnapshotError`, not a `UnicodeDecodeError`."""
@@ -104,16 +104,13 @@ class TestHostileObjects:
 
 
 class TestStateOption:
-    @pytest.mark.parametrize("name", list(HOSTILE))
-    def test_exit_1_with_the_reason(self, tmp_path: Path, name: str) -> None:
+    def test_exit_1_with_the_reason(self, hostile: Hostile) -> None:
         """`gmtags process --state` on a hostile file: exit 1 and the reason at (file)."""
-        text, message, _ = HOSTILE[name]
-        file = tmp_path / "state.json"
-        file.write_text(text, encoding="utf-8")
-        result = CliRunner().invoke(main, ["process", "--ruleset", RULESET, "--state", str(file)])
+        args = ["process", "--ruleset", RULESET, "--state", str(hostile.file)]
+        result = CliRunner().invoke(main, args)
         assert result.exit_code == 1 and isinstance(result.exception, SystemExit)
-        assert result.stderr.startswith(f"gmtags: state {file} is invalid:\n  (file): ")
-        assert message in result.stderr
+        assert result.stderr.startswith(f"gmtags: state {hostile.file} is invalid:\n  (file): ")
+        assert hostile.message in result.stderr
 
 
 class TestStrictOutput:

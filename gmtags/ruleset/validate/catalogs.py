@@ -21,6 +21,7 @@ Decisions where the notes and the seeds are silent:
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Any
 
 from gmtags.errors import Problem
 from gmtags.ruleset.catalogs import Catalog, CatalogEntry, CatalogRow, ReactionMoment
@@ -40,6 +41,14 @@ def _entries(ruleset: Ruleset) -> Iterator[tuple[str, Catalog, CatalogEntry]]:
             yield f"catalogs.{position}.entries.{item}", catalog, entry
 
 
+def _mechanics(ruleset: Ruleset, key: str) -> Iterator[tuple[str, Any]]:
+    """Every inline entry's `mechanics.<key>` that is given, with its JSON path."""
+    for path, _, entry in _entries(ruleset):
+        found = getattr(entry.mechanics, key) if entry.mechanics is not None else None
+        if found is not None:
+            yield f"{path}.mechanics.{key}", found
+
+
 def check_catalog_checks(ruleset: Ruleset, index: SheetIndex) -> list[Problem]:
     """000, "Un amuleto que cambia una tirada" (SCHEMA-NOTES §9): a catalog entry's check.
 
@@ -50,11 +59,7 @@ def check_catalog_checks(ruleset: Ruleset, index: SheetIndex) -> list[Problem]:
     """
     rules = ruleset.resolution_rules
     problems: list[Problem] = []
-    for path, _, entry in _entries(ruleset):
-        check = entry.mechanics.check if entry.mechanics is not None else None
-        if check is None:
-            continue
-        at = f"{path}.mechanics.check"
+    for at, check in _mechanics(ruleset, "check"):
         if not rules.charms:
             message = "only a dice-pool ruleset applies mechanics.check; this one is "
             problems.append(Problem(at, message + rules.kind_name))
@@ -72,11 +77,7 @@ def check_catalog_contextual(ruleset: Ruleset, index: SheetIndex) -> list[Proble
     simple track).
     """
     problems: list[Problem] = []
-    for path, _, entry in _entries(ruleset):
-        contextual = entry.mechanics.contextual if entry.mechanics is not None else None
-        if contextual is None:
-            continue
-        at = f"{path}.mechanics.contextual"
+    for at, contextual in _mechanics(ruleset, "contextual"):
         for key, known in (("skills", index.skills), ("saves", index.saves)):
             for place, name in enumerate(getattr(contextual, key) or []):
                 if name not in known:
