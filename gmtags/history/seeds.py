@@ -11,6 +11,11 @@ used: it is salted per process.
 - A reply the proxy makes, node `i` of chat `c` (SPEC §7.1; a decision: the
   node's id is fixed when its request arrives, so two replies racing on one
   message never share dice): `"gmtags-node-seed-v1" NUL c NUL decimal(i)`.
+- A creation roll of the character builder (SPEC §10: "each roll from its
+  own stream (seed, step, roll, attempt)"), try `t` of a `best` roll (0 for
+  any other): `"gmtags-creation-v1" NUL decimal(seed) NUL step NUL roll NUL
+  decimal(attempt) NUL decimal(t)`, so the order steps are answered in never
+  changes a roll.
 """
 
 from __future__ import annotations
@@ -31,3 +36,9 @@ def derive_seed(chat_id: str, message: int, swipe: int) -> int:
 def derive_node_seed(chat_id: str, node: int) -> int:
     """The seed that rolls the proxy's reply node `node` of chat `chat_id`."""
     return _seed("gmtags-node-seed-v1", chat_id, str(node))
+
+
+def derive_creation_seed(seed: int, step: str, roll: str, attempt: int, trial: int = 0) -> int:
+    """The seed of one creation roll: the answers' `seed`, the step, the roll's key, the
+    attempt (`retry` raises it) and the try of a `best` roll (SPEC §10)."""
+    return _seed("gmtags-creation-v1", str(seed), step, roll, str(attempt), str(trial))
