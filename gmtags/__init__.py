@@ -4,7 +4,7 @@ The public interface of SPEC §1: load a ruleset, hold a snapshot, process a
 response, whole (`process`) or as it streams (`StreamProcessor`).
 """
 
-from gmtags.errors import Problem, RulesetError, SnapshotError
+from gmtags.errors import AnswersError, Problem, RulesetError, SnapshotError
 from gmtags.limits import Limits
 from gmtags.process import ProcessResult, process
 from gmtags.ruleset import Ruleset, load_ruleset
@@ -13,6 +13,7 @@ from gmtags.stream import StreamProcessor
 from gmtags.tags.receipt import Receipt
 
 __all__ = [
+    "AnswersError",
     "Limits",
     "Problem",
     "ProcessResult",

@@ -47,6 +47,16 @@ class SnapshotError(GmtagsError):
         super().__init__("\n".join(["snapshot is invalid", *lines]))
 
 
+class AnswersError(GmtagsError):
+    """A builder answers document that is not the shape SPEC §10 gives; every problem, each
+    at its JSON path (`steps.scores.rolls.str.faces.2`)."""
+
+    def __init__(self, problems: Iterable[Problem]) -> None:
+        self.problems: tuple[Problem, ...] = tuple(problems)
+        lines = [f"  {p}" for p in self.problems]
+        super().__init__("\n".join(["answers are invalid", *lines]))
+
+
 def json_path(loc: Iterable[int | str]) -> str:
     """Join a pydantic error location into a dotted path; `(root)` when empty."""
     parts = [str(part) for part in loc]
