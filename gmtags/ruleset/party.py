@@ -6,20 +6,25 @@ least one field or pool; ids unique within the party sheet (they may match a
 character's). A pool's max reads a constant or a number field of the party;
 party formulas read only party values and character formulas never read the
 party's. "Creación compartida del grupo" adds `lists` (up to 12), a guided
-`builder` (creation-time: kept as JSON, never executed) and `fromMembers`.
+`builder` (creation-time: kept as JSON, validated like `sheet.builder`, typed as
+`builder_model`) and `fromMembers`.
 Cross-references are checked by `gmtags.ruleset.validate`.
 """
 
 from __future__ import annotations
 
 import builtins
-from typing import Annotated, Any, Literal
+from functools import cached_property
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
-from pydantic import Field, model_validator
+from pydantic import Field, field_validator, model_validator
 from pydantic_core import PydanticCustomError
 
 from gmtags.ruleset.base import PromptSafe80, PromptSafe400, RulesetModel, SheetId
 from gmtags.ruleset.sheet import Advancement, LivePool, SheetField, SheetList
+
+if TYPE_CHECKING:
+    from gmtags.builder.model import Builder
 
 JsonObject = dict[str, Any]
 
@@ -80,6 +85,22 @@ class Party(RulesetModel):
     from_members: Annotated[list[FromMember], Field(max_length=8)] = Field(
         default=[], alias="fromMembers"
     )
+
+    @field_validator("builder")
+    @classmethod
+    def _builder_model(cls, builder: JsonObject | None) -> JsonObject | None:
+        """Validate `builder` strictly (004, 002); errors keep their `party.builder.…` paths."""
+        from gmtags.builder.model import parse_builder  # the builder reads the catalogs' models
+
+        parse_builder(builder)
+        return builder
+
+    @cached_property
+    def builder_model(self) -> Builder | None:
+        """`builder` as its typed model, parsed once; `builder` stays the JSON the file holds."""
+        from gmtags.builder.model import parse_builder
+
+        return parse_builder(self.builder)
 
     @model_validator(mode="after")
     def _has_something(self) -> Party:

@@ -16,7 +16,7 @@ in neither table is an error, so a new one cannot quietly weaken (or wrongly
 tighten) the schema.
 
 Sections the models keep as raw JSON objects (`items`, `battle`, `combat`,
-`layers`, `sheet.builder`, `party.builder`, an override's `set`) get a
+`layers`, an override's `set`) get a
 permissive object schema for now; since the schema is read from the models,
 a typed model for one of them fills it in with no change here. `resolution`,
 `gm` and `catalogs` are raw JSON that `Ruleset` validates with typed models
@@ -34,6 +34,7 @@ from pydantic import BaseModel, TypeAdapter
 from pydantic.json_schema import GenerateJsonSchema, JsonSchemaValue
 from pydantic_core import CoreSchema
 
+from gmtags.builder.model import BUILDER
 from gmtags.ruleset.catalogs import CATALOGS
 from gmtags.ruleset.combat import BATTLE, COMBAT
 from gmtags.ruleset.gm import GmText
@@ -164,6 +165,8 @@ _REFINE: dict[str, Refine] = {
     "Ruleset._items_model": _typed(lambda: ITEMS.core_schema),
     "Ruleset._combat_model": _typed(lambda: COMBAT.core_schema),
     "Ruleset._battle_model": _typed(lambda: BATTLE.core_schema),
+    "Sheet._builder_model": _typed(lambda: BUILDER.core_schema),
+    "Party._builder_model": _typed(lambda: BUILDER.core_schema),
 }
 """Validators pydantic cannot describe, by qualified name (not module: models move files)."""
 

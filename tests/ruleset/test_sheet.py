@@ -710,13 +710,22 @@ class TestLivePoolsAndStates:
 
 
 class TestBuilderAndAdvancement:
-    def test_builder_is_kept_unvalidated(self) -> None:
-        """004: sheet.builder is creation-time: kept as written, never dropped nor executed."""
-        builder = {"tier": 2, "steps": [{"id": "s", "kind": "anything", "whatever": [1, 2]}]}
+    def test_builder_is_kept_as_written(self) -> None:
+        """004: sheet.builder is creation-time: kept as written (typed as builder_model)."""
+        builder = {"steps": [{"id": "notes", "label": "Notes", "kind": "trained"}]}
         ruleset = load_ruleset(sheet_with(builder=builder))
         assert ruleset.sheet.builder == builder
+        assert ruleset.sheet.builder_model is not None
         dumped = ruleset.model_dump(by_alias=True, exclude_none=True)
         assert dumped["sheet"]["builder"] == builder
+
+    def test_builder_is_validated_strictly(self) -> None:
+        """004: a builder of unknown shapes is refused at its paths (tests/builder has the rest)."""
+        builder = {"tier": 2, "steps": [{"id": "s", "kind": "anything", "whatever": [1, 2]}]}
+        assert paths(sheet_with(builder=builder)) == [
+            "sheet.builder.steps.0.kind",
+            "sheet.builder.tier",
+        ]
 
     def test_advancement_up_to_64_fields(self) -> None:
         """004, "Listas de avance más largas": up to 64 advanceable fields, never 65."""

@@ -6,7 +6,7 @@ play-time parts of the character builder (computed abilities, counted and
 filtered list sums, computed list columns, `startFrom`, row checks, list
 `contextual`, the longer `advancement` list and the raised limits). The guided
 `builder` itself is creation-time only: it is kept as the JSON object it is,
-never dropped and never executed.
+validated strictly by `gmtags.builder.model` (its typed view is `builder_model`).
 
 Shapes are checked here (every model is strict: unknown keys are refused);
 everything that needs to look across the sheet (ids that exist, live reads,
@@ -16,9 +16,10 @@ each problem is reported with its JSON path and all of them are reported.
 
 from __future__ import annotations
 
-from typing import Annotated
+from functools import cached_property
+from typing import TYPE_CHECKING, Annotated
 
-from pydantic import Field
+from pydantic import Field, field_validator
 
 from gmtags.ruleset.base import PromptSafe400, RulesetModel, SheetId
 from gmtags.ruleset.sheet.common import (
@@ -103,6 +104,9 @@ from gmtags.ruleset.sheet.live import (
     WoundLevel,
 )
 
+if TYPE_CHECKING:
+    from gmtags.builder.model import Builder
+
 # ---------------------------------------------------------------------------
 # Advancement and the sheet
 
@@ -139,6 +143,22 @@ class Sheet(RulesetModel):
     live: Live = Live()
     advancement: Advancement | None = None
     builder: JsonObject | None = None
+
+    @field_validator("builder")
+    @classmethod
+    def _builder_model(cls, builder: JsonObject | None) -> JsonObject | None:
+        """Validate `builder` strictly (004); errors keep their `sheet.builder.…` paths."""
+        from gmtags.builder.model import parse_builder  # the builder reads the catalogs' models
+
+        parse_builder(builder)
+        return builder
+
+    @cached_property
+    def builder_model(self) -> Builder | None:
+        """`builder` as its typed model, parsed once; `builder` stays the JSON the file holds."""
+        from gmtags.builder.model import parse_builder
+
+        return parse_builder(self.builder)
 
 
 __all__ = [

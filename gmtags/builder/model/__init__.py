@@ -1,0 +1,334 @@
+"""The typed `sheet.builder` (and `party.builder`): 004's guided builder, checked at import.
+
+BUILDER.md chunk A. `parse_builder` reads the builder strictly: its shapes (every
+model strict, limits as 004 gives them, BUILDER §3.1: the hard ceilings only,
+never the Capability API gates) and then every rule between its own keys, all
+reported at once, each at its path below the builder (`steps.3.max`). What needs
+the rest of the file (the sheet's fields, lists, abilities, skills and tiers,
+the catalogs, live reads, what a later step changes) is checked by
+`gmtags.ruleset.validate.builder`. `Sheet.builder` and `Party.builder` stay the
+JSON the file holds; their `builder_model` is what `parse_builder` gives.
+
+Decisions where the seed and BUILDER.md are silent:
+- A builder has at least one step; step, pool, constraint, profile, allocate
+  group, offer and kit ids are unique where they live; `reads.before` names a
+  step at or before its own ("los pasos anteriores a ese paso": a later one
+  would read what this step changes).
+- `within.step` names a catalog step declared earlier; `within` with no
+  earlier pick offers nothing, never everything.
+- Starting kits (`startingGear`, "enumera el equipo inicial del conjunto")
+  have no home elsewhere in the file, so the step lists them: `kits` (1–24)
+  `{id, label, summary?, fits?, lines}`; a line is an item of an items catalog
+  (`<catalog>/<entry>` with its fixed `count`) or coins (`{coins: <currency
+  unit>, count | roll | countFrom, times?}`, 1.157).
+- An abilities step declares at least one method; `default` may sit beside
+  `methods` or inside it (BUILDER §3.2) and both name the same method. Point-
+  buy costs are cumulative `[score, cost]` rows, scores up by one from the
+  lowest, costs never negative and never falling. A `rolls` method rolls every
+  score of the step in exactly one group.
+- Creation dice: 1–100 dice of 2–1000 sides, `add` within ±10,000 and an
+  integer `multiplier` of 1–1,000; a roll's `gain` is an integer or creation dice.
+- Spend offers: prices are positive per step unless `credit: true`; a `table`
+  is cumulative prices at strictly ascending values and names both bounds;
+  `baseline` and `allowedRatings` lie within min..max; an `exchange` has no cost.
+- A catalog or rows step with a `pool` has a `cost` and the other way round.
+- Constraints: `distinct` and `approved` take no `min`/`max`; `value` and
+  `rows` need one of them. `ratingTiers` holds one map per target.
+- Rows steps: `required` names columns the step edits (when it names them);
+  `max` is at least 1 (a list's `maxItems` clamps it, BUILDER §3.27).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Annotated, Any, Self
+
+from pydantic import Field, TypeAdapter, model_validator
+
+from gmtags.builder.model.common import (
+    MAX_POOL_BUDGET,
+    Found,
+    Label,
+    NumberOrRef,
+    Ruled,
+    StepId,
+    Target,
+    given,
+)
+from gmtags.builder.model.steps import (
+    STEPS,
+    AbilitiesStep,
+    AllocateStep,
+    AnyStep,
+    CatalogStep,
+    ChoicesStep,
+    FieldsStep,
+    InitializeStep,
+    Offer,
+    RollStep,
+    RowsStep,
+    SpendStep,
+    StartingGearStep,
+    Step,
+    StepBase,
+    TrainedStep,
+    target_key,
+)
+from gmtags.ruleset.base import RulesetModel, SheetId
+from gmtags.ruleset.catalogs import every_rule, raise_catalog
+from gmtags.ruleset.refs import Number, RulesetValueRef, Scalar
+from gmtags.ruleset.resolution.common import distinct
+
+__all__ = [
+    "BUILDER",
+    "STEPS",
+    "AbilitiesStep",
+    "AllocateStep",
+    "AnyStep",
+    "Builder",
+    "CatalogStep",
+    "ChoicesStep",
+    "Constraint",
+    "FieldsStep",
+    "InitializeStep",
+    "Offer",
+    "Pool",
+    "Profile",
+    "RatingTiers",
+    "RollStep",
+    "RowsStep",
+    "SpendStep",
+    "StartingGearStep",
+    "Step",
+    "StepBase",
+    "TrainedStep",
+    "parse_builder",
+    "target_key",
+]
+
+MAX_STEPS = 32
+"""004: "Hasta 32 pasos" (more than 16 or 24 only name Capability API versions, BUILDER §3.1)."""
+
+Ref = RulesetValueRef
+
+
+class RatingTiers(Ruled):
+    """004, `ratingTiers[]{target, tiers}`: a skill or save target's map, 1–12 tier ids whose
+    index is the number ("El índice del array es el valor numérico")."""
+
+    target: Target
+    tiers: Annotated[list[SheetId], Field(min_length=1, max_length=12)]
+
+    def rules(self) -> Found:
+        """Only skills and saves have maps; a tier is named once."""
+        found: Found = []
+        if self.target.skill is None and self.target.save is None:
+            found.append((("target",), "a rating map is for a skill or a save target"))
+        return found + distinct(self.tiers, ("tiers",), "tier")
+
+
+class Cap(RulesetModel):
+    """A pool's `caps[]{filter, maxCredit}`: credits of offers tagged `filter`, at most so many."""
+
+    filter: SheetId
+    max_credit: Annotated[int, Field(ge=0, le=MAX_POOL_BUDGET)] = Field(alias="maxCredit")
+
+
+class Pool(RulesetModel):
+    """004, `pools[]{id, label, budget, creditLimit?, caps?}` (1.153): a creation pool whose
+    budget is a non-live reference; credit 0 by default; up to 12 caps."""
+
+    id: SheetId
+    label: Label
+    budget: Ref
+    credit_limit: Annotated[int, Field(ge=0, le=MAX_POOL_BUDGET)] | None = Field(
+        default=None, alias="creditLimit"
+    )
+    caps: Annotated[list[Cap], Field(min_length=1, max_length=12)] | None = None
+
+
+class RowsFilter(Ruled):
+    """A constraint's rows `filter{column, equals?, below?, above?}`: the rows it keeps."""
+
+    column: SheetId
+    equals: Scalar | None = None
+    below: Number | None = None
+    above: Number | None = None
+
+    def rules(self) -> Found:
+        """A filter compares with something."""
+        if len(given(self)) == 1:
+            return [((), "a rows filter takes equals, below or above")]
+        return []
+
+
+class ConstraintRows(RulesetModel):
+    """`rows{list, filter?, sum?}`: how many rows a list holds, or the total of column `sum`."""
+
+    list: SheetId
+    filter: RowsFilter | None = None
+    sum: SheetId | None = None
+
+
+class Distinct(RulesetModel):
+    """`distinct{list, column}`: no two rows share a filled value."""
+
+    list: SheetId
+    column: SheetId
+
+
+_CONSTRAINT_KINDS = ("value", "rows", "distinct", "approved")
+
+
+class Constraint(Ruled):
+    """004, `constraints[]{id, label, step, when?}` with exactly one of `value` (a reference)
+    or `rows` (each with `min`, `max` or both: a number or a reference), `distinct` or
+    `approved` (a boolean field that must be on) (1.155)."""
+
+    id: SheetId
+    label: Annotated[str, Field(max_length=400)]
+    step: StepId
+    when: Ref | None = None
+    value: Ref | None = None
+    rows: ConstraintRows | None = None
+    distinct: Distinct | None = None
+    approved: SheetId | None = None
+    min: NumberOrRef | None = None
+    max: NumberOrRef | None = None
+
+    @property
+    def kind(self) -> str | None:
+        """Which rule it is (`value`, `rows`, `distinct`, `approved`), None when not one."""
+        kinds = [key for key in _CONSTRAINT_KINDS if getattr(self, key) is not None]
+        return kinds[0] if len(kinds) == 1 else None
+
+    def rules(self) -> Found:
+        """Exactly one kind; value and rows take min or max, the others neither."""
+        kinds = [key for key in _CONSTRAINT_KINDS if getattr(self, key) is not None]
+        if len(kinds) != 1:
+            return [((), "a constraint is exactly one of value, rows, distinct or approved")]
+        bounded = self.min is not None or self.max is not None
+        if kinds[0] in ("value", "rows") and not bounded:
+            return [((), f"a {kinds[0]} constraint has a min, a max or both")]
+        if kinds[0] not in ("value", "rows") and bounded:
+            key = "min" if self.min is not None else "max"
+            return [((key,), f"a {kinds[0]} constraint takes no min or max")]
+        return []
+
+
+class Profile(RulesetModel):
+    """004, `profiles[]{id, label, when, steps, budgets?}` (1.160): a kind of character's own
+    steps and pool budgets; the first whose `when` reads above 0 is the character's."""
+
+    id: SheetId
+    label: Label
+    when: Ref
+    steps: Annotated[list[StepId], Field(min_length=1, max_length=MAX_STEPS)]
+    budgets: Annotated[dict[SheetId, Ref], Field(max_length=12)] | None = None
+
+
+class Builder(Ruled):
+    """004, `sheet.builder{tier?, steps, pools?, ratingTiers?, constraints?, profiles?}` (1.86).
+
+    Up to 32 steps (ids unique, at most one abilities step), 12 pools, 40
+    constraints and 16 profiles; every name of a step or pool within the
+    builder names one it declares.
+    """
+
+    tier: SheetId | None = None
+    steps: Annotated[list[Step], Field(min_length=1, max_length=MAX_STEPS)]
+    pools: Annotated[list[Pool], Field(max_length=12)] = []
+    rating_tiers: Annotated[list[RatingTiers], Field(max_length=160)] = Field(
+        default=[], alias="ratingTiers"
+    )
+    constraints: Annotated[list[Constraint], Field(max_length=40)] = []
+    profiles: Annotated[list[Profile], Field(max_length=16)] = []
+
+    @model_validator(mode="after")
+    def _rules_hold(self) -> Self:
+        raise_catalog(every_rule(self), "Builder")
+        return self
+
+    @property
+    def step_ids(self) -> dict[str, int]:
+        """Each step id with its position (the first, when one repeats)."""
+        found: dict[str, int] = {}
+        for place, step in enumerate(self.steps):
+            found.setdefault(step.id, place)
+        return found
+
+    def rules(self) -> Found:
+        """Unique ids, one abilities step, and every step and pool named within the builder."""
+        found = distinct([s.id for s in self.steps], ("steps",), "step id", ("id",))
+        found += distinct([p.id for p in self.pools], ("pools",), "pool id", ("id",))
+        found += distinct(
+            [c.id for c in self.constraints], ("constraints",), "constraint id", ("id",)
+        )
+        found += distinct([p.id for p in self.profiles], ("profiles",), "profile id", ("id",))
+        keys = [target_key(m.target) for m in self.rating_tiers]
+        found += distinct(keys, ("ratingTiers",), "the map of", ("target",))
+        abilities = [p for p, s in enumerate(self.steps) if isinstance(s, AbilitiesStep)]
+        found += [
+            (("steps", place, "kind"), "a builder has at most one abilities step")
+            for place in abilities[1:]
+        ]
+        for place, step in enumerate(self.steps):
+            found += [(("steps", place, *loc), text) for loc, text in self._step_names(place, step)]
+        steps, pools = self.step_ids, {pool.id for pool in self.pools}
+        for place, rule in enumerate(self.constraints):
+            if rule.step not in steps:
+                found.append((("constraints", place, "step"), f"names no step '{rule.step}'"))
+        for place, profile in enumerate(self.profiles):
+            for item, name in enumerate(profile.steps):
+                if name not in steps:
+                    found.append((("profiles", place, "steps", item), f"names no step '{name}'"))
+            for name in profile.budgets or {}:
+                if name not in pools:
+                    found.append((("profiles", place, "budgets", name), f"names no pool '{name}'"))
+        return found
+
+    def _step_names(self, place: int, step: AnyStep) -> Found:
+        """What one step names within the builder: earlier steps and declared pools."""
+        found: Found = []
+        steps, pools = self.step_ids, {pool.id for pool in self.pools}
+        reads = getattr(step, "reads", None)
+        if reads is not None:
+            before = steps.get(reads.before)
+            if before is None:
+                found.append((("reads", "before"), f"names no step '{reads.before}'"))
+            elif before > place:
+                found.append((("reads", "before"), f"step '{reads.before}' comes after this one"))
+        if isinstance(step, CatalogStep) and step.within is not None:
+            parent = steps.get(step.within.step)
+            if parent is None or parent >= place:
+                message = f"'{step.within.step}' is not a step declared before this one"
+                found.append((("within", "step"), message))
+            elif not isinstance(self.steps[parent], CatalogStep):
+                message = f"step '{step.within.step}' is not a catalog step"
+                found.append((("within", "step"), message))
+        pool = getattr(step, "pool", None)
+        if pool is not None and pool not in pools:
+            found.append((("pool",), f"names no builder pool '{pool}'"))
+        for item, write in enumerate(step.writes if isinstance(step, InitializeStep) else ()):
+            if write.remaining is not None and write.remaining not in pools:
+                message = f"names no builder pool '{write.remaining}'"
+                found.append((("writes", item, "remaining"), message))
+        return found
+
+    def steps_of(self, kind: type[StepBase]) -> list[tuple[int, Any]]:
+        """Every step of one kind, with its position."""
+        return [(place, step) for place, step in enumerate(self.steps) if isinstance(step, kind)]
+
+
+BUILDER: TypeAdapter[Builder | None] = TypeAdapter(Builder | None)
+"""`sheet.builder` (or `party.builder`), as `parse_builder` validates it."""
+
+
+def parse_builder(raw: Mapping[str, Any] | None) -> Builder | None:
+    """Validate a builder strictly; None when the sheet has none.
+
+    Raises `ValidationError` listing every problem at its path below the builder
+    (`steps.3.max`): its shapes first, then (once they are sound) every rule
+    between its keys.
+    """
+    return BUILDER.validate_python(dict(raw) if raw is not None else None)

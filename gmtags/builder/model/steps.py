@@ -1,0 +1,789 @@
+"""The step kinds of `sheet.builder.steps` (004), one model per `kind`.
+
+`Step` is the tagged union: a step is read by the model its `kind` names, so a
+problem inside it is reported at its plain path (`steps.3.max`) and an unknown
+kind at `steps.3.kind`. Keys a kind does not take are refused (`reads` on a
+fields step: 004 allows it on catalog and initialize steps only).
+"""
+
+from __future__ import annotations
+
+import builtins
+from typing import Annotated, Literal
+
+from pydantic import Field
+
+from gmtags.builder.model.common import (
+    MAX_BUDGET,
+    MAX_PICKS,
+    Before,
+    CellValue,
+    Cost,
+    Dice,
+    Found,
+    Label,
+    ListColumn,
+    NumberOrRef,
+    Ruled,
+    StepId,
+    Target,
+    given,
+)
+from gmtags.ruleset.base import RulesetModel, SheetId
+from gmtags.ruleset.catalogs import (
+    DICE_PATTERN,
+    CatalogText300,
+    EntryId,
+    FilterValue,
+    ItemRef,
+    Quota,
+    QuotaBelow,
+    Text4000,
+    TrainingChoice,
+    by_json_type,
+)
+from gmtags.ruleset.refs import Number, RulesetValueRef, StepRow
+from gmtags.ruleset.resolution.common import distinct
+from gmtags.ruleset.sheet.common import IntOrRef, tagged
+
+Ref = RulesetValueRef
+
+# ---------------------------------------------------------------------------
+# The envelope every step shares
+
+
+class StepBase(Ruled):
+    """004: "Hasta 32 pasos, cada uno { id, label, kind, ... }"; any step may carry
+    `when` (shown and applied only while its non-live value is above 0) and
+    `requiredWhen` (its badge counts only while above 0) (1.151)."""
+
+    id: StepId
+    label: Label
+    when: Ref | None = None
+    required_when: Ref | None = Field(default=None, alias="requiredWhen")
+
+
+# ---------------------------------------------------------------------------
+# catalog (B1–B7, A7–A9, A25)
+
+
+class Within(RulesetModel):
+    """`within{step, filter}`: only entries whose `filter` names a pick of that earlier step."""
+
+    step: StepId
+    filter: SheetId
+
+
+class UpTo(RulesetModel):
+    """`upTo{filter, value}` (1.87): entries whose numeric `filter` is at most `value`."""
+
+    filter: SheetId
+    value: Ref
+
+
+class FromWithin(RulesetModel):
+    """A stamp value read from the parent pick (1.130): `"id"`, `"label"` or a filter id."""
+
+    from_within: SheetId = Field(alias="fromWithin")
+
+
+StampValue = Annotated[
+    Number | Text4000 | bool | FromWithin,
+    by_json_type(
+        ("a number", (int, float), Number),
+        ("text", str, Text4000),
+        ("a boolean", bool, bool),
+        ("an object", dict, FromWithin),
+    ),
+]
+"""004, `stamp` values: "cadenas, números o booleanos", or `{fromWithin}`."""
+
+
+class PickCost(RulesetModel):
+    """A priced catalog pick's cost read from the entry (1.159): `{filter}`, a numeric filter."""
+
+    filter: SheetId
+
+
+CatalogCost = Annotated[
+    Number | PickCost,
+    by_json_type(("a number", (int, float), Number), ("an object", dict, PickCost)),
+]
+
+
+class CatalogStep(StepBase):
+    """004, `catalog`: entries of a rows catalog. `min` (how many the step asks) and `max`
+    (the most it takes) default to 1 and reach 60; `field` is the text or enum field the
+    labels are written to; `filters` fix filter values; `within`, `upTo`, `countFrom`,
+    `stamp` (1–4 columns), `quotas` (≤12), `distinctBy`, `quotaBelow`, a `pool` and `cost`
+    (1.159) and `reads.before` (1.160).
+
+    With `countFrom` and no `max`, the step takes up to 60 (BUILDER §3.4).
+    """
+
+    kind: Literal["catalog"]
+    catalog: SheetId
+    field: SheetId | None = None
+    filters: dict[SheetId, FilterValue] | None = None
+    within: Within | None = None
+    up_to: UpTo | None = Field(default=None, alias="upTo")
+    count_from: Ref | None = Field(default=None, alias="countFrom")
+    min: Annotated[int, Field(ge=0, le=MAX_PICKS)] = 1
+    max: Annotated[int, Field(ge=1, le=MAX_PICKS)] | None = None
+    stamp: Annotated[dict[SheetId, StampValue], Field(min_length=1, max_length=4)] | None = None
+    quotas: Annotated[list[Quota], Field(max_length=12)] | None = None
+    distinct_by: SheetId | None = Field(default=None, alias="distinctBy")
+    quota_below: QuotaBelow | None = Field(default=None, alias="quotaBelow")
+    pool: SheetId | None = None
+    cost: CatalogCost | None = None
+    reads: Before | None = None
+
+    @property
+    def most(self) -> int:
+        """The most picks the step takes: `max`, else 60 with `countFrom`, else 1."""
+        if self.max is not None:
+            return self.max
+        return MAX_PICKS if self.count_from is not None else 1
+
+    def rules(self) -> Found:
+        """min ≤ max; quotas within the step's max; a price goes with a pool."""
+        found: Found = []
+        if self.min > self.most:
+            found.append((("min",), f"min ({self.min}) is at most max ({self.most})"))
+        for place, quota in enumerate(self.quotas or ()):
+            if quota.max > self.most:
+                found.append((("quotas", place, "max"), f"a quota's max is ≤ {self.most}"))
+        if (self.pool is None) != (self.cost is None):
+            found.append(((), "a priced step names both its pool and its cost"))
+        return found
+
+
+# ---------------------------------------------------------------------------
+# fields (B8–B10, A10)
+
+
+class Total(Ruled):
+    """004, `total{fields, max}` (1.107): at least two numeric fields of the step held to a
+    combined maximum, an integer from 1 to 1000."""
+
+    fields: Annotated[list[SheetId], Field(min_length=2, max_length=240)]
+    max: Annotated[int, Field(ge=1, le=1000)]
+
+    def rules(self) -> Found:
+        """A field is counted once."""
+        return distinct(self.fields, ("fields",), "field")
+
+
+class FieldsStep(StepBase):
+    """004, `fields`: a short form of named fields; `optional` ones never count in the badge,
+    `shownWhen` shows one while its reference reads above 0, `total` caps a sum."""
+
+    kind: Literal["fields"]
+    fields: Annotated[list[SheetId], Field(min_length=1, max_length=240)]
+    optional: Annotated[list[SheetId], Field(max_length=240)] | None = None
+    shown_when: Annotated[dict[SheetId, Ref], Field(max_length=240)] | None = Field(
+        default=None, alias="shownWhen"
+    )
+    total: Total | None = None
+
+    def rules(self) -> Found:
+        """Fields are named once; optional, shownWhen and total name fields of the step."""
+        found = distinct(self.fields, ("fields",), "field")
+        mine = set(self.fields)
+        for place, name in enumerate(self.optional or ()):
+            if name not in mine:
+                found.append((("optional", place), f"'{name}' is not a field of this step"))
+        for name in self.shown_when or {}:
+            if name not in mine:
+                found.append((("shownWhen", name), f"'{name}' is not a field of this step"))
+        for place, name in enumerate(self.total.fields if self.total else ()):
+            if name not in mine:
+                found.append((("total", "fields", place), f"'{name}' is not a field of this step"))
+        return found
+
+
+# ---------------------------------------------------------------------------
+# abilities (B11–B16, A11–A13)
+
+
+class PointBuy(Ruled):
+    """004, `pointBuy{budget, costs}`: the cost of each score from the lowest (where every
+    score starts) up one at a time, as `[score, cumulative cost]` rows."""
+
+    budget: Annotated[int, Field(ge=0, le=MAX_BUDGET)]
+    costs: Annotated[list[StepRow], Field(min_length=2, max_length=100)]
+
+    def rules(self) -> Found:
+        """Scores rise by one from the lowest; costs are whole, never fall, never negative."""
+        found: Found = [
+            (("costs", place, item), "a score and its cost are whole numbers")
+            for place, row in enumerate(self.costs)
+            for item, number in enumerate(row)
+            if number != int(number)
+        ]
+        for place in range(1, len(self.costs)):
+            (before, paid), (score, cost) = self.costs[place - 1], self.costs[place]
+            if score != before + 1:
+                found.append((("costs", place, 0), f"the score after {before} is {before + 1}"))
+            if cost < paid:
+                found.append((("costs", place, 1), "a higher score never costs less"))
+        found += [
+            (("costs", place, 1), "a cost is never negative")
+            for place, (_, cost) in enumerate(self.costs)
+            if cost < 0
+        ]
+        return found
+
+    @property
+    def span(self) -> int | float:
+        """What buying one score from the lowest to the top costs."""
+        return self.costs[-1][1] - self.costs[0][1]
+
+
+class ManualLimits(Ruled):
+    """004, `manual{min, max}` (1.110): typed base scores held within integer limits,
+    min at least −100, max at most 1000, min ≤ max."""
+
+    min: Annotated[int, Field(ge=-100, le=1000)]
+    max: Annotated[int, Field(ge=-100, le=1000)]
+
+    def rules(self) -> Found:
+        """min ≤ max."""
+        return [(("min",), "manual needs min ≤ max")] if self.min > self.max else []
+
+
+Manual = Annotated[
+    Literal[True] | ManualLimits,
+    by_json_type(("true", bool, Literal[True]), ("an object", dict, ManualLimits)),
+]
+
+
+class RollGroup(RulesetModel):
+    """004, `methods.rolls[]{abilities, dice}`: each score rolled with its own group's dice."""
+
+    abilities: Annotated[list[SheetId], Field(min_length=1, max_length=20)]
+    dice: Dice
+
+
+MethodName = Literal["pointBuy", "standardArray", "roll", "rolls", "manual"]
+
+
+class Methods(Ruled):
+    """004, `methods`: `pointBuy`, `standardArray`, `roll`, `rolls` and `manual`; `default`
+    may be written here too (BUILDER §3.2)."""
+
+    point_buy: PointBuy | None = Field(default=None, alias="pointBuy")
+    standard_array: Annotated[list[int], Field(min_length=1, max_length=20)] | None = Field(
+        default=None, alias="standardArray"
+    )
+    roll: Dice | None = None
+    rolls: Annotated[list[RollGroup], Field(min_length=1, max_length=20)] | None = None
+    manual: Manual | None = None
+    default: MethodName | None = None
+
+    @property
+    def declared(self) -> list[str]:
+        """The methods given, as the file spells them."""
+        return [key for key in given(self) if key != "default"]
+
+    def rules(self) -> Found:
+        """At least one method; no score in two roll groups."""
+        found: Found = []
+        if not self.declared:
+            found.append(((), "an abilities step offers at least one method"))
+        seen: set[str] = set()
+        for group, rolled in enumerate(self.rolls or ()):
+            for place, name in enumerate(rolled.abilities):
+                if name in seen:
+                    at = ("rolls", group, "abilities", place)
+                    found.append((at, f"ability '{name}' is rolled by two groups"))
+                seen.add(name)
+        return found
+
+
+class AbilitiesStep(StepBase):
+    """004, `abilities`: the scores (`abilities`, all if omitted) set by any of `methods`;
+    `default` (1.87) is the method a blank character starts with. At most one per builder."""
+
+    kind: Literal["abilities"]
+    abilities: Annotated[list[SheetId], Field(min_length=1, max_length=20)] | None = None
+    methods: Methods
+    default: MethodName | None = None
+
+    @property
+    def default_method(self) -> str | None:
+        """The method a blank character starts with (step-level, else `methods.default`)."""
+        return self.default or self.methods.default
+
+    def rules(self) -> Found:
+        """Scores are named once; `default` names a declared method, said once."""
+        found = distinct(self.abilities or [], ("abilities",), "ability")
+        if self.default and self.methods.default and self.default != self.methods.default:
+            found.append((("default",), "default and methods.default name different methods"))
+        chosen = self.default_method
+        if chosen is not None and chosen not in self.methods.declared:
+            at = ("default",) if self.default else ("methods", "default")
+            found.append((at, f"default names '{chosen}', a method the step does not declare"))
+        return found
+
+
+# ---------------------------------------------------------------------------
+# allocate (C1–C13, A14)
+
+
+class AllocateGroup(Ruled):
+    """004, allocate `groups[]{id, label, targets (1–120), base?, min, max, budget?, rows?}`:
+    `base`, `min` and `max` are integers or non-live references resolving to 0–10,000;
+    `rows` (1.216) count up to four `{list, column}` pairs against the budget."""
+
+    id: SheetId
+    label: Label
+    targets: Annotated[list[Target], Field(min_length=1, max_length=120)]
+    base: IntOrRef | None = None
+    min: IntOrRef
+    max: IntOrRef
+    budget: Ref | None = None
+    rows: Annotated[list[ListColumn], Field(min_length=1, max_length=4)] | None = None
+
+    def rules(self) -> Found:
+        """Written limits are 0–10,000, with base ≤ max and min ≤ max."""
+        found: Found = []
+        written = {key: getattr(self, key) for key in ("base", "min", "max")}
+        for key, value in written.items():
+            if isinstance(value, int) and not 0 <= value <= 10_000:
+                found.append(((key,), f"{key} is from 0 to 10,000"))
+        low, high = written["min"], written["max"]
+        if isinstance(low, int) and isinstance(high, int) and low > high:
+            found.append((("min",), "a group needs min ≤ max"))
+        base = written["base"]
+        if isinstance(base, int) and isinstance(high, int) and base > high:
+            found.append((("base",), "a group's base is at most its max"))
+        return found
+
+
+class AllocateStep(StepBase):
+    """004, `allocate` (1.152): staged dots bought with priorities or per-group budgets.
+
+    1–12 groups with distinct ids; targets distinct across the step; exactly one
+    budget mode: `priorities` (one non-negative integer, ≤1,200,000, per group) or
+    every group's `budget`.
+    """
+
+    kind: Literal["allocate"]
+    priorities: (
+        Annotated[list[Annotated[int, Field(ge=0, le=MAX_BUDGET)]], Field(max_length=12)] | None
+    ) = None
+    groups: Annotated[list[AllocateGroup], Field(min_length=1, max_length=12)]
+    annotations: bool | None = None
+
+    def rules(self) -> Found:
+        """Distinct groups and targets, one budget mode."""
+        found = distinct([group.id for group in self.groups], ("groups",), "group id", ("id",))
+        seen: set[str] = set()
+        for group, item in enumerate(self.groups):
+            for place, target in enumerate(item.targets):
+                key = target_key(target)
+                if key in seen:
+                    at = ("groups", group, "targets", place)
+                    found.append((at, f"target {key} is in this step twice"))
+                seen.add(key)
+        budgets = [group.budget is not None for group in self.groups]
+        if self.priorities is not None:
+            if any(budgets):
+                found.append((("priorities",), "groups use priorities or budgets, not both"))
+            elif len(self.priorities) != len(self.groups):
+                message = f"priorities has one allotment per group ({len(self.groups)})"
+                found.append((("priorities",), message))
+        elif not all(budgets):
+            found += [
+                (("groups", place, "budget"), "without priorities, every group has a budget")
+                for place, has in enumerate(budgets)
+                if not has
+            ]
+        return found
+
+
+def target_key(target: Target) -> str:
+    """A target's stable key, `kind/id` (`ability/strength`), as answers and ledgers name it."""
+    kind = given(target)[0]
+    return f"{kind}/{getattr(target, kind)}"
+
+
+# ---------------------------------------------------------------------------
+# trained, startingGear, choices (B17–B36)
+
+
+class TrainedStep(StepBase):
+    """004, `trained`: the skill and save choices picks offer, and the step's own `choose`."""
+
+    kind: Literal["trained"]
+    choose: Annotated[list[TrainingChoice], Field(max_length=12)] | None = None
+
+
+class KitLine(Ruled):
+    """A line of a starting kit: an item (`<catalog>/<entry>`, with its fixed `count`) or, 004
+    "Monedas iniciales tiradas y leídas de la ficha" (1.157), coins: `{coins, count | roll |
+    countFrom, times?}`, never two of count, roll and countFrom; `times` (1–10,000)
+    multiplies any of them. "Las líneas de objetos conservan su count fijo"."""
+
+    item: ItemRef | None = None
+    coins: SheetId | None = None
+    count: Annotated[int, Field(ge=0, le=1_000_000)] | None = None
+    roll: Annotated[str, Field(max_length=40, pattern=DICE_PATTERN)] | None = None
+    count_from: Ref | None = Field(default=None, alias="countFrom")
+    times: Annotated[int, Field(ge=1, le=10_000)] | None = None
+
+    def rules(self) -> Found:
+        """An item or coins; coins take one amount, an item only a count of at least 1."""
+        found: Found = []
+        if (self.item is None) == (self.coins is None):
+            return [((), "a kit line names an item or coins, never both")]
+        amounts = [key for key in ("count", "roll", "countFrom") if key in given(self)]
+        if self.coins is not None and len(amounts) != 1:
+            found.append(((), "a coins line takes exactly one of count, roll or countFrom"))
+        if self.item is not None:
+            found += [
+                ((key,), "an item line keeps its fixed count")
+                for key in given(self)
+                if key in ("roll", "countFrom", "times")
+            ]
+            if self.count == 0:
+                found.append((("count",), "an item line gives at least one"))
+        return found
+
+
+class Fits(RulesetModel):
+    """004, a kit's `fits{value, atLeast}`: `{value: {field: wizard_level}, atLeast: 1}`."""
+
+    value: Ref
+    at_least: Number = Field(alias="atLeast")
+
+
+class Kit(Ruled):
+    """A starting kit the startingGear step lists: `{id, label, summary?, fits?, lines}`;
+    `fits{value, atLeast}` (1.109) offers it only while `value` reads at least `atLeast`."""
+
+    id: EntryId
+    label: Label
+    summary: CatalogText300 | None = None
+    fits: Fits | None = None
+    lines: Annotated[list[KitLine], Field(min_length=1, max_length=40)]
+
+
+class StartingGearStep(StepBase):
+    """004, `startingGear`: the ruleset's starting kits (`kits`, ≤24, ids unique); `strict`
+    (1.109) offers only the kits that fit the sheet as it is."""
+
+    kind: Literal["startingGear"]
+    strict: bool | None = None
+    kits: Annotated[list[Kit], Field(min_length=1, max_length=24)]
+
+    def rules(self) -> Found:
+        """Kit ids are unique in the step."""
+        return distinct([kit.id for kit in self.kits], ("kits",), "kit id", ("id",))
+
+
+class ChoicesStep(StepBase):
+    """004, `choices` (1.91): where the entries of `catalog` that picks grant
+    (`grants.entries`) are chosen."""
+
+    kind: Literal["choices"]
+    catalog: SheetId
+
+
+# ---------------------------------------------------------------------------
+# spend (D1–D19, A18)
+
+
+class Override(RulesetModel):
+    """An offer's `overrides[]{when, cost}`: the first positive condition's price wins."""
+
+    when: Ref
+    cost: Cost
+
+
+class Exchange(RulesetModel):
+    """004, `exchange{from, units, gain?, floor}` (1.164): each buy lowers `from` by `units`
+    and raises the target by `gain` (1), never taking `from` below `floor`."""
+
+    from_: Target = Field(alias="from")
+    units: Annotated[int, Field(ge=1, le=10_000)]
+    gain: Annotated[int, Field(ge=1, le=10_000)] = 1
+    floor: Number
+
+
+class Offer(Ruled):
+    """004, a spend offer: `{id, label, target, cost?, min, max, tags?, when?, minFrom?,
+    maxFrom?, allowedRatings?, credit?, baseline?, direction?, effect?, exchange?,
+    overrides?}`.
+
+    A cost is given unless the offer is an `exchange` (which costs the pool
+    nothing, so omits it); prices are positive unless `credit: true`; a table
+    covers both of the offer's bounds; up to 12 overrides; min ≤ max and
+    `baseline` and `allowedRatings` within them.
+    """
+
+    id: SheetId
+    label: Label
+    target: Target
+    cost: Cost | None = None
+    min: Number
+    max: Number
+    tags: Annotated[list[SheetId], Field(min_length=1, max_length=12)] | None = None
+    when: Ref | None = None
+    min_from: Ref | None = Field(default=None, alias="minFrom")
+    max_from: Ref | None = Field(default=None, alias="maxFrom")
+    allowed_ratings: Annotated[list[Number], Field(min_length=1, max_length=100)] | None = Field(
+        default=None, alias="allowedRatings"
+    )
+    credit: bool | None = None
+    baseline: Number | None = None
+    direction: Literal["increase", "decrease", "both"] | None = None
+    effect: Literal["ownership"] | None = None
+    exchange: Exchange | None = None
+    overrides: Annotated[list[Override], Field(min_length=1, max_length=12)] | None = None
+
+    def costs(self) -> list[tuple[tuple[str | int, ...], Cost]]:
+        """Every price of the offer with its location: its cost, then each override's."""
+        found: list[tuple[tuple[str | int, ...], Cost]] = []
+        if self.cost is not None:
+            found.append((("cost",), self.cost))
+        for place, override in enumerate(self.overrides or ()):
+            found.append((("overrides", place, "cost"), override.cost))
+        return found
+
+    def rules(self) -> Found:
+        """The rules of the class docstring, each at its key."""
+        found: Found = []
+        if self.exchange is not None and self.cost is not None:
+            found.append((("cost",), "an exchange costs the pool nothing, so it has no cost"))
+        if self.exchange is None and self.cost is None:
+            found.append(((), "an offer has a cost, or is an exchange"))
+        if self.min > self.max:
+            found.append((("min",), "an offer needs min ≤ max"))
+        for key in ("baseline",):
+            value = self.baseline
+            if value is not None and not self.min <= value <= self.max:
+                found.append(((key,), "the baseline lies within min..max"))
+        for place, value in enumerate(self.allowed_ratings or ()):
+            if not self.min <= value <= self.max:
+                found.append((("allowedRatings", place), "an allowed rating lies within min..max"))
+        for at, cost in self.costs():
+            if cost.unpriced is None and not cost.positive() and not self.credit:
+                found.append((at, "a price above 0 per step, unless the offer is a credit"))
+            rows = cost.table or []
+            values = [value for value, _ in rows]
+            if rows and (self.min not in values or self.max not in values):
+                found.append(((*at, "table"), "the table includes both the offer's min and max"))
+        return found
+
+
+class SpendStep(StepBase):
+    """004, `spend` (1.153): priced offers (≤120, ids unique) bought from a builder pool."""
+
+    kind: Literal["spend"]
+    pool: SheetId
+    offers: Annotated[list[Offer], Field(min_length=1, max_length=120)]
+
+    def rules(self) -> Found:
+        """Offer ids are unique in the step."""
+        return distinct([offer.id for offer in self.offers], ("offers",), "offer id", ("id",))
+
+
+# ---------------------------------------------------------------------------
+# rows (E1–E8, A19)
+
+
+class RowCostDerived(RulesetModel):
+    """`{prefix, cell}`: the derived value named by `prefix` and the row's own `cell`."""
+
+    prefix: Annotated[str, Field(min_length=1, max_length=39, pattern=r"^[a-z][a-z0-9_]*$")]
+    cell: SheetId
+
+
+class RowCostOverride(RulesetModel):
+    """A rows cost override (1.206): `{derived{prefix, cell}, cost}`, or `times` (1.216)."""
+
+    derived: RowCostDerived
+    cost: Number | None = None
+    times: Number | None = None
+
+
+class RowCost(Ruled):
+    """A rows step's priced cost per row (1.159, 1.206): `{column, times?, add?, overrides?}`
+    or `{add}` (a fixed price written as an object)."""
+
+    column: SheetId | None = None
+    times: Number | None = None
+    add: Number | None = None
+    overrides: Annotated[list[RowCostOverride], Field(min_length=1, max_length=4)] | None = None
+
+    def rules(self) -> Found:
+        """`times` scales a column; a cost reads a column or adds a fixed price."""
+        found: Found = []
+        if self.column is None and self.add is None:
+            found.append(((), "a row cost reads a column or adds a fixed price"))
+        if self.times is not None and self.column is None:
+            found.append((("times",), "times scales a column"))
+        return found
+
+
+RowsCost = Annotated[
+    Number | RowCost,
+    by_json_type(("a number", (int, float), Number), ("an object", dict, RowCost)),
+]
+
+
+class RowsStep(StepBase):
+    """004, `rows` (1.154): the player's own rows of a sheet list. `columns` (all if omitted)
+    and `required` name its columns; `min` 0–20, `max` ≥ min (clamped to the list's
+    `maxItems`, BUILDER §3.27); `defaults` fit their columns; `countFrom` (1.799);
+    a `pool` and `cost` (1.159); `from`, a rows catalog feeding the list."""
+
+    kind: Literal["rows"]
+    list: SheetId
+    columns: Annotated[builtins.list[SheetId], Field(min_length=1, max_length=40)] | None = None
+    required: Annotated[builtins.list[SheetId], Field(min_length=1, max_length=40)] | None = None
+    min: Annotated[int, Field(ge=0, le=20)] | None = None
+    max: Annotated[int, Field(ge=1, le=1000)] | None = None
+    defaults: Annotated[dict[SheetId, CellValue], Field(min_length=1, max_length=40)] | None = None
+    count_from: Ref | None = Field(default=None, alias="countFrom")
+    pool: SheetId | None = None
+    cost: RowsCost | None = None
+    from_: SheetId | None = Field(default=None, alias="from")
+
+    def rules(self) -> Found:
+        """min ≤ max; required columns are columns the step edits; a price names its pool."""
+        found: Found = []
+        if self.min is not None and self.max is not None and self.min > self.max:
+            found.append((("min",), "a rows step needs min ≤ max"))
+        found += distinct(self.columns or [], ("columns",), "column")
+        shown = set(self.columns) if self.columns is not None else None
+        for place, name in enumerate(self.required or ()):
+            if shown is not None and name not in shown:
+                message = f"'{name}' is not a column this step edits"
+                found.append((("required", place), message))
+        if (self.pool is None) != (self.cost is None):
+            found.append(((), "a priced step names both its pool and its cost"))
+        return found
+
+
+# ---------------------------------------------------------------------------
+# roll (F1–F9, A20) and initialize (F10–F13, A21)
+
+
+Gain = Annotated[
+    int | Dice,
+    by_json_type(("an integer", int, int), ("creation dice", dict, Dice)),
+]
+
+
+class Roll(Ruled):
+    """004, a roll step's `rolls[]{field | ability, dice, best?, floor?, gain?}`: `best` (2 or
+    3) keeps the best of that many tries, `floor` is the least result, `gain` makes it an
+    improvement check that adds `gain` only when the roll beats the value."""
+
+    field: SheetId | None = None
+    ability: SheetId | None = None
+    dice: Dice
+    best: Literal[2, 3] | None = None
+    floor: NumberOrRef | None = None
+    gain: Gain | None = None
+
+    @property
+    def writes(self) -> str:
+        """`field/<id>` or `ability/<id>`: what the roll writes."""
+        return f"field/{self.field}" if self.field is not None else f"ability/{self.ability}"
+
+    def rules(self) -> Found:
+        """Exactly one of field and ability."""
+        if (self.field is None) == (self.ability is None):
+            return [((), "a roll writes exactly one of field or ability")]
+        return []
+
+
+class RollStep(StepBase):
+    """004, `roll` (1.162): up to 12 creation rolls, each value rolled at most once a step;
+    `retry: true` offers rolling again."""
+
+    kind: Literal["roll"]
+    rolls: Annotated[builtins.list[Roll], Field(min_length=1, max_length=12)]
+    retry: bool | None = None
+
+    def rules(self) -> Found:
+        """Each ability (and each field) is rolled at most once in the step."""
+        keys = [roll.writes for roll in self.rolls]
+        return distinct(keys, ("rolls",), "the roll of")
+
+
+InitialValue = Annotated[
+    Number | Text4000 | bool | RulesetValueRef,
+    by_json_type(
+        ("a number", (int, float), Number),
+        ("text", str, Text4000),
+        ("a boolean", bool, bool),
+        ("a value reference", dict, RulesetValueRef),
+    ),
+]
+
+
+class Write(Ruled):
+    """004, an initialize step's `writes[]{field, value? | remaining?}`: a fixed value or a
+    reference (for a number field), or what a builder pool has left unspent."""
+
+    field: SheetId
+    value: InitialValue | None = None
+    remaining: SheetId | None = None
+
+    def rules(self) -> Found:
+        """Exactly one of value and remaining."""
+        if (self.value is None) == (self.remaining is None):
+            return [((), "a write takes exactly one of value or remaining")]
+        return []
+
+
+class InitializeStep(StepBase):
+    """004, `initialize` (1.158): starting values written when the player confirms them."""
+
+    kind: Literal["initialize"]
+    writes: Annotated[builtins.list[Write], Field(min_length=1, max_length=40)]
+    reads: Before | None = None
+
+    def rules(self) -> Found:
+        """A field is written once."""
+        return distinct([w.field for w in self.writes], ("writes",), "field", ("field",))
+
+
+# ---------------------------------------------------------------------------
+# The union
+
+STEPS: dict[str, type[StepBase]] = {
+    "catalog": CatalogStep,
+    "fields": FieldsStep,
+    "abilities": AbilitiesStep,
+    "allocate": AllocateStep,
+    "trained": TrainedStep,
+    "startingGear": StartingGearStep,
+    "choices": ChoicesStep,
+    "spend": SpendStep,
+    "rows": RowsStep,
+    "initialize": InitializeStep,
+    "roll": RollStep,
+}
+"""004: the step kinds, by `kind`."""
+
+AnyStep = (
+    CatalogStep
+    | FieldsStep
+    | AbilitiesStep
+    | AllocateStep
+    | TrainedStep
+    | StartingGearStep
+    | ChoicesStep
+    | SpendStep
+    | RowsStep
+    | InitializeStep
+    | RollStep
+)
+Step = Annotated[AnyStep, tagged("kind", STEPS)]
+"""A step, read by the model its `kind` names."""
