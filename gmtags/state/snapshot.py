@@ -8,18 +8,22 @@ stored is lost on a round trip.
 
 from __future__ import annotations
 
+import math
 import os
 from typing import Annotated, Any, Self
 
 from pydantic import (
+    AfterValidator,
     AllowInfNan,
     BaseModel,
     ConfigDict,
     Field,
+    StrictBool,
     StrictFloat,
     StrictInt,
     StrictStr,
     ValidationError,
+    model_serializer,
     model_validator,
 )
 
@@ -49,6 +53,71 @@ class SkillEntry(StateModel):
     bonus: Number = 0
 
 
+ItemRef = Annotated[
+    StrictStr, Field(max_length=81, pattern=r"^[a-z][a-z0-9_]*/[a-z0-9]+(?:-[a-z0-9]+)*$")
+]
+"""SPEC §4, an item's `ref`: `<item catalog id>/<entry id>` (SCHEMA-NOTES §1, at most 81)."""
+
+
+def _stat_value(value: Any) -> Any:
+    """A free-form item's stat value: a finite number, text, a boolean or null, refused once
+    at its own path (a union would report one problem per branch)."""
+    if value is None or isinstance(value, bool | str):
+        return value
+    if isinstance(value, int) or (isinstance(value, float) and math.isfinite(value)):
+        return value
+    raise ValueError("a stat holds a finite number, text, a boolean or null")
+
+
+StatValue = Annotated[Any, AfterValidator(_stat_value)]
+
+MAX_ITEM_COUNT = 1_000_000
+"""The most copies one line of `items` holds: past any stack a game keeps, and low enough that
+a sum of copies stays an exact number."""
+
+
+class CardItem(StateModel):
+    """One line of a card's `items` (SPEC §4): a catalog item or a free-form one.
+
+    `{"ref": "<item catalog id>/<entry id>", "count": 1, "worn": false, "slot": "<slot id>"}`,
+    or `{"name": "…", "stats": {…}}` instead of `ref` for a free-form item. Exactly one of
+    `ref` and `name`; `stats` only beside `name` (a catalog item's stats are its entry's).
+
+    Decisions where SPEC is silent:
+    - `count` is a whole number from 0 to `MAX_ITEM_COUNT`. 0 is a line kept with no copy
+      left (the last arrow loosed): it stays on the card and reads as nothing. A negative
+      count, a fraction or a boolean is no inventory, and the snapshot is refused there.
+    - A `ref` naming no entry of the ruleset is kept as written and contributes nothing
+      (`gmtags.sheet.items`): a ruleset may drop an entry, and the player keeps the line.
+    - The line is written back as it was read: a `count` or `worn` written at its default
+      stays written, so a round trip is byte-stable.
+    """
+
+    ref: ItemRef | None = None
+    name: Annotated[StrictStr, Field(min_length=1, max_length=120)] | None = None
+    stats: dict[StrictStr, StatValue] | None = None
+    count: Annotated[StrictInt, Field(ge=0, le=MAX_ITEM_COUNT)] = 1
+    worn: StrictBool = False
+    slot: Annotated[StrictStr, Field(min_length=1, max_length=40)] | None = None
+
+    @model_validator(mode="after")
+    def _ref_or_name(self) -> Self:
+        if (self.ref is None) == (self.name is None):
+            raise ValueError("an item has a ref (a catalog item) or a name (a free-form one)")
+        if self.ref is not None and self.stats is not None:
+            raise ValueError("stats belong to a free-form item; a catalog item reads its entry's")
+        return self
+
+    @model_serializer(mode="plain")
+    def _as_written(self) -> dict[str, Any]:
+        """The keys that were written (defaults included) in model order, then the rest."""
+        written = self.model_fields_set
+        data: dict[str, Any] = {
+            name: getattr(self, name) for name in type(self).model_fields if name in written
+        }
+        return {**data, **(self.__pydantic_extra__ or {})}
+
+
 class CharacterCard(StateModel):
     """One character's permanent sheet (`gameCharacterCards.<name>`)."""
 
@@ -59,7 +128,8 @@ class CharacterCard(StateModel):
     fields: dict[str, Scalar] = {}
     lists: dict[str, list[dict[str, Any]]] = {}
     picks: list[str] = []
-    items: list[Any] = []
+    items: list[CardItem] = []
+    """SPEC §4: the character's inventory, read by `itemStat` (`gmtags.sheet.items`)."""
 
 
 class PartySheet(StateModel):
