@@ -16,8 +16,9 @@ hidden by `hideWhen` reads as the rules say (ENGINE-NOTES §8). Import
 validation has already refused dangling references and cycles; an id that is
 still unknown (a programmer error in the caller) reads 0.
 
-Items are not modelled in this version: `itemStat` reads as a character who
-carries nothing (its `default`, else 0).
+`itemStat` reads the card's `items` (`gmtags.sheet.items`), a live read like
+the others (002): it flows into every value that reads it in play, and import
+validation refuses it wherever live reads are refused.
 """
 
 from __future__ import annotations
@@ -50,7 +51,7 @@ from gmtags.ruleset.sheet import (
     UntrainedBy,
     UntrainedWord,
 )
-from gmtags.sheet import wounds
+from gmtags.sheet import items, wounds
 from gmtags.state.snapshot import CharacterCard, LiveEntry, SkillEntry
 
 Scalar = str | int | float | bool
@@ -246,9 +247,8 @@ class SheetValues:
             assert ref.list_sum is not None
             return self.list_sum(ref.list_sum)
         if key == "itemStat":
-            # Items are not modelled: the character carries nothing.
             assert ref.item_stat is not None
-            return ref.item_stat.default or 0
+            return items.item_stat(self.ruleset, self.held_items(), ref.item_stat)
         target = ref.target or ""
         if key == "liveTrack":
             return self.track_read(target, ref.track_read)
@@ -268,6 +268,10 @@ class SheetValues:
         if isinstance(value, bool):
             return 1 if value else 0
         return value if isinstance(value, int | float) else 0
+
+    def held_items(self) -> tuple[items.HeldItem, ...]:
+        """The card's `items` that can contribute to `itemStat` (SPEC §4), read once."""
+        return self._once("items", "", lambda: items.held_items(self.ruleset, self.card))
 
     # ---------------------------------------------------------------- fields
 
