@@ -13,6 +13,10 @@ Each turn the GM is reminded of:
   lists, and the live values (pools always, states always, plain tracks only
   away from their default unless `alwaysShow`, wound tracks with their marks);
 - the party block and the clocks with their fill.
+A character's items are not listed in the sheet block: what they give reaches
+it through the numbers that read them (`itemStat`, in the derived values
+`gm.sheetSummary` names, such as Ember Roads' Guard), and an inventory list
+with its item stats' `promptVisible` belongs with playing inventories.
 Ruleset text is prompt-safe already; snapshot text goes through `one_line`.
 """
 
