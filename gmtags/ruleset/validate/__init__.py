@@ -5,7 +5,8 @@ that repeat (SCHEMA-NOTES §1), references to things that do not exist, live
 reads where no live state exists yet, derived order, wound-track rules,
 untrained rules that could never change a roll, rests, the party sheet, and
 what the resolution (000) names elsewhere in the file: the sheet, catalog
-`mechanics.check`, layer ladders and `combat`.
+`mechanics.check`, layer ladders and `combat`, and (004) what the guided
+builders and catalog `grants` name (`validate.builder`).
 `gmtags.ruleset.load.load_ruleset` calls `validate` once the models have read
 the shapes: the passes run in the order of `PASSES`, every one whose sections
 (`READS`) have sound shapes, and every problem is reported, never only the
@@ -22,6 +23,12 @@ from types import MappingProxyType
 
 from gmtags.errors import Problem
 from gmtags.ruleset.model import Ruleset
+from gmtags.ruleset.validate.builder import (
+    check_builder,
+    check_builder_grants,
+    check_builder_reads,
+    check_party_builder,
+)
 from gmtags.ruleset.validate.catalogs import (
     check_catalog_checks,
     check_catalog_contextual,
@@ -82,6 +89,10 @@ PASSES: tuple[Pass, ...] = (
     check_catalog_mechanics,
     check_catalog_checks,
     check_catalog_contextual,
+    check_builder,
+    check_builder_reads,
+    check_builder_grants,
+    check_party_builder,
     check_layer_ladders,
     check_layer_fields,
     check_layer_catalogs,
@@ -119,6 +130,10 @@ READS: Mapping[Pass, frozenset[str]] = MappingProxyType(
         check_catalog_mechanics: _SHEET | {"catalogs"},
         check_catalog_checks: _SHEET | {"catalogs", "resolution"},
         check_catalog_contextual: _SHEET | {"catalogs"},
+        check_builder: _SHEET | {"catalogs", "resolution"},
+        check_builder_reads: _SHEET | {"catalogs", "resolution"},
+        check_builder_grants: _SHEET | {"catalogs", "resolution"},
+        check_party_builder: _SHEET | {"party", "catalogs", "resolution"},
         check_layer_ladders: frozenset({"layers", "resolution"}),
         check_layer_fields: _SHEET | {"layers"},
         check_layer_catalogs: frozenset({"layers", "catalogs"}),
