@@ -47,6 +47,7 @@ from pydantic import Field, TypeAdapter, model_validator
 
 from gmtags.builder.model.common import (
     MAX_POOL_BUDGET,
+    Checked,
     Found,
     Label,
     NumberOrRef,
@@ -75,7 +76,7 @@ from gmtags.builder.model.steps import (
     target_key,
 )
 from gmtags.ruleset.base import RulesetModel, SheetId
-from gmtags.ruleset.catalogs import every_rule, raise_catalog
+from gmtags.ruleset.catalogs import raise_catalog
 from gmtags.ruleset.refs import Number, RulesetValueRef, Scalar
 from gmtags.ruleset.resolution.common import distinct
 
@@ -112,7 +113,7 @@ MAX_STEPS = 32
 Ref = RulesetValueRef
 
 
-class RatingTiers(Ruled):
+class RatingTiers(Checked):
     """004, `ratingTiers[]{target, tiers}`: a skill or save target's map, 1–12 tier ids whose
     index is the number ("El índice del array es el valor numérico")."""
 
@@ -180,7 +181,7 @@ class Distinct(RulesetModel):
 _CONSTRAINT_KINDS = ("value", "rows", "distinct", "approved")
 
 
-class Constraint(Ruled):
+class Constraint(Checked):
     """004, `constraints[]{id, label, step, when?}` with exactly one of `value` (a reference)
     or `rows` (each with `min`, `max` or both: a number or a reference), `distinct` or
     `approved` (a boolean field that must be on) (1.155)."""
@@ -245,8 +246,8 @@ class Builder(Ruled):
     profiles: Annotated[list[Profile], Field(max_length=16)] = []
 
     @model_validator(mode="after")
-    def _rules_hold(self) -> Self:
-        raise_catalog(every_rule(self), "Builder")
+    def _envelope_rules(self) -> Self:
+        raise_catalog(self.rules(), "Builder")
         return self
 
     @property
@@ -328,7 +329,8 @@ def parse_builder(raw: Mapping[str, Any] | None) -> Builder | None:
     """Validate a builder strictly; None when the sheet has none.
 
     Raises `ValidationError` listing every problem at its path below the builder
-    (`steps.3.max`): its shapes first, then (once they are sound) every rule
-    between its keys.
+    (`steps.3.max`): the shapes, the rules within each step, rating map and
+    constraint whose shapes are sound, and (once every shape is sound) the rules
+    across the envelope (ids, the steps and pools it names).
     """
     return BUILDER.validate_python(dict(raw) if raw is not None else None)

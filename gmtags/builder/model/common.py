@@ -7,9 +7,9 @@ once, each at its path, once the shapes are sound (as a catalog does).
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated, Literal, Self
 
-from pydantic import Field
+from pydantic import Field, model_validator
 
 from gmtags.ruleset.base import PromptSafe80, RulesetModel, SheetId
 from gmtags.ruleset.catalogs import (
@@ -18,6 +18,8 @@ from gmtags.ruleset.catalogs import (
     _given,
     _Ruled,
     by_json_type,
+    every_rule,
+    raise_catalog,
 )
 from gmtags.ruleset.refs import Number, RulesetValueRef, StepRow
 from gmtags.ruleset.resolution.common import Found
@@ -28,6 +30,7 @@ __all__ = [
     "MAX_POOL_BUDGET",
     "Before",
     "CellValue",
+    "Checked",
     "Cost",
     "Dice",
     "Found",
@@ -43,6 +46,18 @@ Ruled = _Ruled
 """A part with rules between its keys (`rules()`), reported by `Builder` all at once."""
 given = _given
 """The keys a model was given, as the file spells them."""
+
+
+class Checked(Ruled):
+    """A part whose rules (and those of every part below it) are reported as soon as its own
+    shapes are sound, beside the shape problems of its siblings: a broken step never hides
+    the rules another step breaks."""
+
+    @model_validator(mode="after")
+    def _rules_hold(self) -> Self:
+        raise_catalog(every_rule(self), type(self).__name__)
+        return self
+
 
 StepId = SheetId
 """004: a step's `id`, "estable": named by `within.step`, `reads.before`, ledger keys, …"""

@@ -18,6 +18,7 @@ from gmtags.builder.model.common import (
     MAX_PICKS,
     Before,
     CellValue,
+    Checked,
     Cost,
     Dice,
     Found,
@@ -52,7 +53,7 @@ Ref = RulesetValueRef
 # The envelope every step shares
 
 
-class StepBase(Ruled):
+class StepBase(Checked):
     """004: "Hasta 32 pasos, cada uno { id, label, kind, ... }"; any step may carry
     `when` (shown and applied only while its non-live value is above 0) and
     `requiredWhen` (its badge counts only while above 0) (1.151)."""
