@@ -1,9 +1,11 @@
 """gmtags: makes an AI game master play by the rules.
 
 The public interface of SPEC §1: load a ruleset, hold a snapshot, process a
-response, whole (`process`) or as it streams (`StreamProcessor`).
+response, whole (`process`) or as it streams (`StreamProcessor`); build a character
+with the ruleset's guided builder (`build_character`, SPEC §10).
 """
 
+from gmtags.builder.build import BuildResult, build_character
 from gmtags.errors import AnswersError, Problem, RulesetError, SnapshotError
 from gmtags.limits import Limits
 from gmtags.process import ProcessResult, process
@@ -14,6 +16,7 @@ from gmtags.tags.receipt import Receipt
 
 __all__ = [
     "AnswersError",
+    "BuildResult",
     "Limits",
     "Problem",
     "ProcessResult",
@@ -23,6 +26,7 @@ __all__ = [
     "Snapshot",
     "SnapshotError",
     "StreamProcessor",
+    "build_character",
     "load_ruleset",
     "process",
 ]

@@ -1,0 +1,190 @@
+"""`build_character` (SPEC §10): the card recomputed from the ruleset, the answers and the card.
+
+SPEC §10: "the card is a pure function of the ruleset, the answers and the
+card's own hand-written values, recomputed from scratch on every change, so
+Back/Next, deselection, profile switches and undo are exact by construction
+(a pick's gains exist only while the pick is active, each recorded as the
+change actually applied after clamps). Nothing blocks: an answer that cannot
+count … is kept, inactive, with a reason, and the step's badge counts it."
+
+The order (BUILDER §2.2): the player's layer (`gmtags.builder.card`), then the
+steps in their declared order, each seeing the card as the steps before it
+left it for its `when`; an abilities step sets the base scores; every active
+pick writes its picks, rows, `sets`, training and item access; then the
+abilities `add`s and choices (`gmtags.builder.scores`) and the training
+choices (`gmtags.builder.training`). Reads of "the sheet as it is" (a catalog
+step's `upTo`, `countFrom` and an entry's `offeredWhen`, a kit's `fits`, a
+field's `shownWhen`) are made on the finished card and the build is made
+again with what they decide, to a fixpoint of at most 8 builds (BUILDER §3.11).
+
+This version builds the step kinds of BUILDER chunk B: `catalog`, `fields`,
+`abilities`, `trained`, `startingGear` and `choices`. A step of another kind
+(`allocate`, `spend`, `rows`, `roll`, `initialize`) is listed with the reason
+"not built yet" and changes nothing; so are profiles, described characters,
+quotas and constraints (later parts of the builder). Decisions where the seed
+is silent are in each helper's docstring and in `BUILDER.md` §3.
+"""
+
+from __future__ import annotations
+
+import math
+import secrets
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from gmtags.builder import steps as kinds
+from gmtags.builder.answers import Answers, read_answers
+from gmtags.builder.card import Layer, Writer, player_layer, settle
+from gmtags.builder.model import Builder
+from gmtags.errors import Problem, RulesetError
+from gmtags.ruleset.model import Ruleset
+from gmtags.sheet.values import SheetValues
+from gmtags.state.snapshot import CharacterCard
+
+MAX_BUILDS = 8
+"""BUILDER §3.11: reads of the sheet as it is settle in at most this many builds."""
+
+
+@dataclass
+class BuildResult:
+    """What `build_character` returns (SPEC §10)."""
+
+    card: dict[str, Any]
+    pending: dict[str, int]
+    steps: list[dict[str, Any]]
+    pools: dict[str, dict[str, int]]
+    ledger: list[dict[str, Any]]
+    profile: str | None
+    dropped: list[dict[str, Any]]
+    answers: dict[str, Any]
+    problems: list[dict[str, str]]
+
+
+@dataclass
+class Gates:
+    """What the sheet as it is decided on the last build: per catalog step, the picks it
+    reads as not offered (and why) and its counted size; per step, the fields it hides."""
+
+    closed: dict[str, dict[str, str]] = field(default_factory=dict)
+    counts: dict[str, int] = field(default_factory=dict)
+    hidden_fields: dict[str, frozenset[str]] = field(default_factory=dict)
+    unfit_kits: dict[str, frozenset[str]] = field(default_factory=dict)
+
+
+def _builder(ruleset: Ruleset, party: bool) -> Builder:
+    if party:
+        raise RulesetError([Problem("party.builder", "the party builder is not built yet")])
+    model = ruleset.sheet.builder_model
+    if model is None:
+        raise RulesetError([Problem("sheet.builder", "this ruleset has no builder")])
+    return model
+
+
+def build_character(
+    ruleset: Ruleset,
+    answers: Answers | Mapping[str, Any],
+    card: Mapping[str, Any] | None = None,
+    *,
+    party: bool = False,
+    members: Mapping[str, Any] | None = None,
+) -> BuildResult:
+    """The card `answers` build on `card` (SPEC §10); raises only `RulesetError` (no builder)
+    and `AnswersError` (answers of the wrong shape)."""
+    builder = _builder(ruleset, party)
+    read = answers if isinstance(answers, Answers) else read_answers(dict(answers))
+    seed = read.seed if read.seed is not None else secrets.randbits(63)
+    layer = player_layer(card)
+    gates = Gates()
+    run = _Run(ruleset, builder, read, seed, layer, gates)
+    for _ in range(MAX_BUILDS):
+        run = _Run(ruleset, builder, read, seed, layer, gates)
+        run.build()
+        decided = run.gates_now()
+        if decided == gates:
+            break
+        gates = decided
+    return run.result()
+
+
+class _Run:
+    """One build from the player's layer with the gates of the build before."""
+
+    def __init__(
+        self,
+        ruleset: Ruleset,
+        builder: Builder,
+        answers: Answers,
+        seed: int,
+        layer: Layer,
+        gates: Gates,
+    ) -> None:
+        import copy
+
+        self.ruleset = ruleset
+        self.builder = builder
+        self.answers = answers
+        self.seed = seed
+        self.layer = layer
+        self.gates = gates
+        self.writer = Writer(copy.deepcopy(layer.card), layer)
+        self.state = kinds.State(ruleset, builder, answers, seed, self.writer, gates)
+
+    def build(self) -> None:
+        for step in self.builder.steps:
+            self.state.run_step(step)
+        self.state.finish()
+
+    def values(self) -> SheetValues:
+        return self.state.values()
+
+    def gates_now(self) -> Gates:
+        """The gates the finished card decides (module doc)."""
+        values = self.values()
+        decided = Gates()
+        for step in self.builder.steps:
+            if isinstance(step, kinds.CatalogStep):
+                decided.closed[step.id] = self.state.closed_now(step, values)
+                if step.count_from is not None:
+                    counted = values.value(step.count_from)
+                    most = step.max if step.max is not None else kinds.MAX_PICKS
+                    whole = math.floor(counted) if math.isfinite(counted) else 0
+                    decided.counts[step.id] = max(0, min(whole, most))
+            elif isinstance(step, kinds.FieldsStep) and step.shown_when:
+                decided.hidden_fields[step.id] = frozenset(
+                    name for name, ref in step.shown_when.items() if not values.value(ref) > 0
+                )
+            elif isinstance(step, kinds.StartingGearStep) and step.strict:
+                decided.unfit_kits[step.id] = frozenset(
+                    kit.id
+                    for kit in step.kits
+                    if kit.fits is not None
+                    and not values.value(kit.fits.value) >= kit.fits.at_least
+                )
+        return decided
+
+    def result(self) -> BuildResult:
+        state = self.state
+        record: dict[str, Any] = {
+            "answers": state.normalised_answers(),
+        }
+        if state.available:
+            record["available"] = list(dict.fromkeys(state.available))
+        if state.kits:
+            record["kits"] = state.kits
+        card, dropped = settle(self.writer, self.layer, record)
+        CharacterCard.model_validate(card)  # a bug guard: the card the builder writes plays
+        return BuildResult(
+            card=card,
+            pending={entry["id"]: entry["pending"] for entry in state.steps},
+            steps=state.steps,
+            pools=state.pools,
+            ledger=[],
+            profile=None,
+            dropped=dropped,
+            answers=state.normalised_answers(),
+            problems=[{"path": p.path, "message": p.message} for p in state.problems],
+        )
+
+
+__all__ = ["BuildResult", "build_character"]

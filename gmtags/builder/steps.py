@@ -1,0 +1,811 @@
+"""The steps of one build (BUILDER chunk B), walked in order by `gmtags.builder.build`.
+
+`State` holds what the build has written so far (`Writer`) and what the picks
+gave that is worked out once every step has run: the abilities' base scores,
+their `add`s and choices, the training grants and choices, and the entry
+choices of `choices` steps. Each step leaves a result entry of SPEC §10's
+`res.steps` shape.
+
+Decisions where the seed is silent (BUILDER.md §3 where it has one):
+- Saved picks past what a step takes: the earliest count (§3.3), except that
+  with `max` 1 and in an `exclusive` group the latest counts (004: "con max 1,
+  una selección nueva sustituye a la anterior"; "solo cuenta la última").
+- `countFrom` without a `max` takes up to 60 (§3.4).
+- A catalog step's `field`: a text field gets the labels joined by ", " in
+  selection order; an enum field the first active pick whose id, else label,
+  is one of its values (§3.8).
+- `within`: an entry's filter names a parent pick by its id, or its label
+  without regard to case; a list filter when any of its words does (§3.22).
+- The same entry picked in two steps writes and grants once (004, B38).
+- `sets` writes a field only while it is blank (absent, or "" for text) on the
+  player's layer, or the builder's (§3.6); of two picks setting one field the
+  later in step and selection order wins (§3.9).
+- A step's `when` reads the card as the steps before it left it; the scores
+  and the training are worked out once every step has run.
+- The default method (`default`, 1.87) is taken only by a character with no
+  ability score of its own on the card (004: "un personaje descrito nunca lo
+  toma"); the described mode itself is a later part of the builder.
+- Starting kits are taken with `kits`; each item line is written to the card's
+  `items` (marked `_kit`); coin lines are a later part (rolled coins).
+- Entries chosen in a `choices` step write their rows and are added to the
+  card's `picks`, without their own grants (004).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from gmtags.builder import dice as rolls
+from gmtags.builder.answers import Answers, RecordedRoll
+from gmtags.builder.card import Writer, read
+from gmtags.builder.model import Builder
+from gmtags.builder.model.steps import (
+    AbilitiesStep,
+    CatalogStep,
+    ChoicesStep,
+    FieldsStep,
+    FromWithin,
+    StartingGearStep,
+    TrainedStep,
+)
+from gmtags.builder.scores import (
+    Chosen,
+    grant_scores,
+    nearest_table_score,
+    offered_scores,
+    point_buy,
+)
+from gmtags.builder.training import Slot, SlotResult, Tiers, Training, What
+from gmtags.errors import Problem
+from gmtags.ruleset.catalogs import Catalog, CatalogEntry, EntryChoice
+from gmtags.ruleset.model import Ruleset
+from gmtags.sheet.values import SheetValues, read_value
+from gmtags.state.snapshot import CharacterCard
+
+if TYPE_CHECKING:
+    from gmtags.builder.build import Gates
+
+MAX_PICKS = 60
+"""004: a catalog step's `min` and `max` "pueden llegar a 60" (and `countFrom` without a
+`max` takes up to that many, BUILDER §3.4)."""
+
+Entry = dict[str, Any]
+
+
+def _named(value: object, parent: CatalogEntry) -> bool:
+    """Whether a filter's value names `parent` (module doc: id, label, any word of a list)."""
+    words = value if isinstance(value, list) else [value]
+    label = parent.label.casefold()
+    return any(w == parent.id or (isinstance(w, str) and w.casefold() == label) for w in words)
+
+
+def _matches(value: object, wanted: object) -> bool:
+    """A step's `filters` value against an entry's: equal, or sharing a word of a list."""
+    have = value if isinstance(value, list) else [value]
+    want = wanted if isinstance(wanted, list) else [wanted]
+    return any(item in want for item in have)
+
+
+@dataclass
+class _Picked:
+    """A pick that counts: its step, catalog and entry."""
+
+    step: str
+    catalog: Catalog
+    entry: CatalogEntry
+
+    @property
+    def ref(self) -> str:
+        return f"{self.catalog.id}/{self.entry.id}"
+
+
+@dataclass
+class State:
+    """One build in progress (module doc)."""
+
+    ruleset: Ruleset
+    builder: Builder
+    answers: Answers
+    seed: int
+    writer: Writer
+    gates: Gates
+    steps: list[Entry] = field(default_factory=list)
+    pools: dict[str, dict[str, int]] = field(default_factory=dict)
+    problems: list[Problem] = field(default_factory=list)
+    available: list[str] = field(default_factory=list)
+    kits: dict[str, list[str]] = field(default_factory=dict)
+    picked: dict[str, list[_Picked]] = field(default_factory=dict)
+    applied: set[str] = field(default_factory=set)
+    base_scores: dict[str, int] | None = None
+    adds: list[tuple[str, dict[str, int]]] = field(default_factory=list)
+    ability_slots: list[tuple[str, Chosen]] = field(default_factory=list)
+    trained_grants: list[tuple[What, list[str], str | None]] = field(default_factory=list)
+    training_slots: list[tuple[str, Slot]] = field(default_factory=list)
+    entry_slots: list[tuple[str, str, EntryChoice]] = field(default_factory=list)
+    made_rolls: dict[str, dict[str, Any]] = field(default_factory=dict)
+
+    # -- reading --------------------------------------------------------------
+
+    def values(self) -> SheetValues:
+        """The card as it stands, read as play reads it."""
+        card = CharacterCard.model_validate(self.writer.base)
+        return SheetValues(self.ruleset, card, None)
+
+    @property
+    def catalogs(self) -> dict[str, Catalog]:
+        return {catalog.id: catalog for catalog in self.ruleset.catalog_models}
+
+    def _entry(self, step: Entry, kind: str) -> Entry:
+        self.steps.append(step | {"kind": kind})
+        return self.steps[-1]
+
+    def _blank_entry(self, step_id: str, kind: str, shown: bool = True) -> Entry:
+        return self._entry(
+            {
+                "id": step_id,
+                "shown": shown,
+                "pending": 0,
+                "reasons": [],
+                "offered": [],
+                "active": [],
+                "inactive": [],
+                "choices": [],
+            },
+            kind,
+        )
+
+    # -- the walk -------------------------------------------------------------
+
+    def run_step(self, step: Any) -> None:
+        """One step, in the order the builder declares them."""
+        if step.when is not None and not self.values().value(step.when) > 0:
+            self._blank_entry(step.id, step.kind, shown=False)
+            return
+        if isinstance(step, CatalogStep):
+            self._catalog(step)
+        elif isinstance(step, FieldsStep):
+            self._fields(step)
+        elif isinstance(step, AbilitiesStep):
+            self._abilities(step)
+        elif isinstance(step, TrainedStep):
+            self._trained(step)
+        elif isinstance(step, StartingGearStep):
+            self._gear(step)
+        elif isinstance(step, ChoicesStep):
+            self._blank_entry(step.id, step.kind)
+        else:
+            entry = self._blank_entry(step.id, step.kind)
+            entry["reasons"].append(f"{step.kind} steps are not built yet")
+
+    # -- catalog steps ----------------------------------------------------------
+
+    def _offered(self, step: CatalogStep, catalog: Catalog) -> list[CatalogEntry]:
+        """The entries the step offers before reading the sheet: its filters and `within`."""
+        found = list(catalog.entries or ())
+        if step.filters:
+            found = [
+                e
+                for e in found
+                if all(
+                    _matches((e.filters or {}).get(key), wanted)
+                    for key, wanted in step.filters.items()
+                )
+            ]
+        if step.within is not None:
+            parents = [p.entry for p in self.picked.get(step.within.step, [])]
+            key = step.within.filter
+            found = [
+                e
+                for e in found
+                if key in (e.filters or {})
+                and any(_named((e.filters or {})[key], parent) for parent in parents)
+            ]
+        return found
+
+    def closed_now(self, step: CatalogStep, values: SheetValues) -> dict[str, str]:
+        """The entries the sheet as it is does not offer now: `upTo` and `offeredWhen`."""
+        catalog = self.catalogs.get(step.catalog)
+        closed: dict[str, str] = {}
+        for entry in (catalog.entries or ()) if catalog is not None else ():
+            mark = (entry.filters or {}).get(step.up_to.filter) if step.up_to else None
+            number = isinstance(mark, int | float) and not isinstance(mark, bool)
+            if step.up_to is not None and number and mark > values.value(step.up_to.value):  # type: ignore[operator]
+                closed[entry.id] = "above what the sheet reaches now (upTo)"
+                continue
+            if entry.offered_when is not None and not values.value(entry.offered_when) > 0:
+                closed[entry.id] = "not offered now (offeredWhen)"
+        return closed
+
+    def _catalog(self, step: CatalogStep) -> None:
+        entry_out = self._blank_entry(step.id, step.kind)
+        catalog = self.catalogs.get(step.catalog)
+        if catalog is None:
+            entry_out["reasons"].append(f"catalog '{step.catalog}' is not loaded")
+            return
+        offered = self._offered(step, catalog)
+        closed = self.gates.closed.get(step.id, {})
+        open_ids = [e.id for e in offered if e.id not in closed]
+        by_id = {e.id: e for e in offered}
+        counted = self.gates.counts.get(step.id) if step.count_from is not None else None
+        most = counted if counted is not None else (step.max if step.max is not None else 1)
+        if step.count_from is not None and counted is None:
+            most = step.max if step.max is not None else MAX_PICKS
+        asked = counted if counted is not None else min(step.min, most)
+        picks = list(self.answers.step(step.id).picks or [])
+        valid: list[str] = []
+        inactive: list[Entry] = []
+        for pick in picks:
+            if pick in valid:
+                inactive.append({"answer": pick, "reason": "already picked"})
+            elif pick not in by_id:
+                inactive.append({"answer": pick, "reason": "not offered by this step"})
+            elif pick in closed:
+                inactive.append({"answer": pick, "reason": closed[pick]})
+            else:
+                valid.append(pick)
+        valid = self._last_of_groups(valid, by_id, inactive)
+        replaces = step.max in (None, 1) and step.count_from is None
+        if replaces and len(valid) > 1:
+            inactive += [{"answer": p, "reason": "replaced by a later pick"} for p in valid[:-1]]
+            valid = valid[-1:]
+        inactive += [{"answer": p, "reason": f"the step takes {most}"} for p in valid[most:]]
+        active = valid[:most]
+        for pick in active:
+            self._apply_pick(step, catalog, by_id[pick])
+        self._catalog_field(step, [by_id[p] for p in active])
+        entry_out.update(
+            offered=open_ids,
+            active=active,
+            inactive=inactive,
+            pending=max(0, asked - len(active)),
+        )
+
+    def _last_of_groups(
+        self, picks: list[str], by_id: dict[str, CatalogEntry], inactive: list[Entry]
+    ) -> list[str]:
+        """004 `exclusive`: one pick of each group, the latest."""
+        last: dict[str, str] = {}
+        for pick in picks:
+            group = by_id[pick].exclusive
+            if group is not None:
+                last[group] = pick
+        kept = []
+        for pick in picks:
+            group = by_id[pick].exclusive
+            if group is not None and last[group] != pick:
+                inactive.append({"answer": pick, "reason": f"another pick of group '{group}'"})
+            else:
+                kept.append(pick)
+        return kept
+
+    def _catalog_field(self, step: CatalogStep, entries: Sequence[CatalogEntry]) -> None:
+        """004: `field` receives the picked labels (module doc)."""
+        if step.field is None or not entries:
+            return
+        shape = next((f for f in self.ruleset.sheet.fields if f.id == step.field), None)
+        values = getattr(shape, "values", None)
+        if values is not None:
+            chosen = next(
+                (
+                    e.id if e.id in values else e.label
+                    for e in entries
+                    if e.id in values or e.label in values
+                ),
+                None,
+            )
+            if chosen is not None:
+                self.writer.write(f"fields.{step.field}", chosen)
+            return
+        self.writer.write(f"fields.{step.field}", ", ".join(e.label for e in entries))
+
+    def _stamp(self, step: CatalogStep, entry: CatalogEntry, value: object) -> object | None:
+        """A stamp's value: as written, or read from the first parent pick the entry names, in
+        selection order (1.130); None leaves the column unstamped (no parent, or its filter
+        missing or a list)."""
+        if not isinstance(value, FromWithin):
+            return value
+        if step.within is None:
+            return None
+        named = (entry.filters or {}).get(step.within.filter)
+        for parent in self.picked.get(step.within.step, []):
+            if named is None or not _named(named, parent.entry):
+                continue
+            key = value.from_within
+            if key == "id":
+                return parent.entry.id
+            if key == "label":
+                return parent.entry.label
+            found = (parent.entry.filters or {}).get(key)
+            return None if isinstance(found, list) else found
+        return None
+
+    def _apply_pick(self, step: Any, catalog: Catalog, entry: CatalogEntry) -> None:
+        """What an active pick gives (004, "Lo que da una selección"), once per entry."""
+        picked = _Picked(step.id, catalog, entry)
+        self.picked.setdefault(step.id, []).append(picked)
+        if picked.ref in self.applied:
+            return
+        self.applied.add(picked.ref)
+        self.writer.pick(picked.ref)
+        for row in entry.rows or ():
+            values: dict[str, Any] = dict(row.values)
+            stamps = step.stamp if isinstance(step, CatalogStep) and step.stamp else {}
+            for column, stamp in stamps.items():
+                stamped = self._stamp(step, entry, stamp)
+                if stamped is not None:
+                    values[column] = stamped
+            self.writer.row(row.list, {**values, "_catalog": picked.ref, "_pick": step.id})
+        grants = entry.grants
+        if grants is None:
+            return
+        for name, value in (grants.sets or {}).items():
+            path = f"fields.{name}"
+            own = self.writer.own(path)
+            if own is None or own == "":
+                self.writer.write(path, value)
+        source = f"{step.id}/{entry.id}"
+        if grants.abilities is not None:
+            self.adds.append((source, dict(grants.abilities.add or {})))
+            for n, choice in enumerate(grants.abilities.choose or ()):
+                key = f"{step.id}/{choice.id}" if choice.id else f"{source}/abilities.{n}"
+                self.ability_slots.append(
+                    (step.id, Chosen(key, choice, self.answers.choices.get(key, [])))
+                )
+        if grants.trained is not None:
+            trained = grants.trained
+            self.trained_grants.append(("skills", list(trained.skills or ()), trained.tier))
+            self.trained_grants.append(("saves", list(trained.saves or ()), trained.tier))
+            for n, training in enumerate(trained.choose or ()):
+                key = f"{step.id}/{training.id}" if training.id else f"{source}/trained.{n}"
+                self.training_slots.append((step.id, self._slot(key, training, trained.tier)))
+        if grants.entries is not None:
+            for n, chosen in enumerate(grants.entries.choose):
+                key = f"{step.id}/{chosen.id}" if chosen.id else f"{source}/entries.{n}"
+                self.entry_slots.append((step.id, key, chosen))
+        self.available.extend(grants.item_access or ())
+
+    def _slot(self, key: str, choice: Any, tier: str | None) -> Slot:
+        return Slot(
+            key,
+            choice,
+            tier,
+            self.answers.choices.get(key, []),
+            self.answers.choices.get(f"{key}/replacement", []),
+        )
+
+    # -- fields steps -----------------------------------------------------------
+
+    def _fields(self, step: FieldsStep) -> None:
+        entry = self._blank_entry(step.id, step.kind)
+        shapes = {f.id: f for f in self.ruleset.sheet.fields}
+        given = self.answers.step(step.id).fields or {}
+        for name, value in given.items():
+            shape = shapes.get(name)
+            if name not in step.fields or shape is None:
+                self._problem(f"steps.{step.id}.fields.{name}", "not a field of this step")
+            elif read_value(shape, value) != value:
+                self._problem(f"steps.{step.id}.fields.{name}", f"does not fit field '{name}'")
+            else:
+                self.writer.write(f"fields.{name}", value)
+        entry["offered"] = list(step.fields)
+
+    def _fields_pending(self, step: FieldsStep, entry: Entry) -> None:
+        """004: the badge counts the empty fields not in `optional`, shown (`shownWhen`), plus
+        one while a `total` is exceeded."""
+        hidden = self.gates.hidden_fields.get(step.id, frozenset())
+        optional = set(step.optional or ())
+        empty = [
+            name
+            for name in step.fields
+            if name not in optional
+            and name not in hidden
+            and read(self.writer.base, f"fields.{name}") in (None, "")
+        ]
+        entry["active"] = [
+            n
+            for n in step.fields
+            if n not in hidden and read(self.writer.base, f"fields.{n}") not in (None, "")
+        ]
+        entry["pending"] = len(empty)
+        if step.total is not None:
+            numbers = [read(self.writer.base, f"fields.{n}") for n in step.total.fields]
+            total = sum(
+                n for n in numbers if isinstance(n, int | float) and not isinstance(n, bool)
+            )
+            if total > step.total.max:
+                entry["pending"] += 1
+                entry["reasons"].append(f"together at most {step.total.max} (now {total})")
+
+    # -- abilities steps --------------------------------------------------------
+
+    def _step_abilities(self, step: AbilitiesStep) -> list[str]:
+        computed = {a.id for a in self.ruleset.sheet.abilities if a.value is not None}
+        names = step.abilities or [a.id for a in self.ruleset.sheet.abilities]
+        return [a for a in names if a not in computed]
+
+    def _abilities(self, step: AbilitiesStep) -> None:
+        entry = self._blank_entry(step.id, step.kind)
+        answer = self.answers.step(step.id)
+        methods = step.methods
+        names = self._step_abilities(step)
+        own = {a: self.writer.own(f"abilities.{a}") for a in names}
+        method = answer.method
+        if method is None and not any(v is not None for v in own.values()):
+            method = step.default or methods.default
+        entry["offered"] = methods.declared
+        if method is None:
+            entry["pending"] = 1
+            entry["reasons"].append("choose a method")
+            return
+        entry["active"] = [method]
+        if method not in methods.declared:
+            entry["inactive"].append({"answer": method, "reason": "not a method of this step"})
+            entry["pending"] = 1
+            return
+        scores = dict(answer.scores or {})
+        base, pending = self._method_scores(step, method, names, scores, own)
+        self.base_scores = {**(self.base_scores or {}), **base}
+        entry["pending"] = pending
+
+    def _method_scores(
+        self,
+        step: AbilitiesStep,
+        method: str,
+        names: list[str],
+        scores: dict[str, int],
+        own: dict[str, Any],
+    ) -> tuple[dict[str, int], int]:
+        """The base scores a method gives, and the step's badge for them."""
+        methods = step.methods
+        if method == "pointBuy" and methods.point_buy is not None:
+            table = [(int(s), int(c)) for s, c in methods.point_buy.costs]
+            start: dict[str, int] = {}
+            for a in names:
+                if a in scores:
+                    start[a] = scores[a]
+                elif isinstance(own[a], int | float):
+                    start[a] = nearest_table_score(table, int(own[a]))
+                else:
+                    start[a] = table[0][0]
+            bought = point_buy(table, methods.point_buy.budget, start, names)
+            self.pools[step.id] = {
+                "budget": bought.budget,
+                "spent": bought.spent,
+                "credit": 0,
+                "remaining": bought.remaining,
+            }
+            return start, bought.pending
+        if method == "standardArray" and methods.standard_array is not None:
+            return self._assigned(step.id, list(methods.standard_array), names, scores)
+        if method == "roll" and methods.roll is not None:
+            thrown = [self._roll(step.id, str(n), methods.roll) for n in range(len(names))]
+            return self._assigned(step.id, [t for t in thrown if t is not None], names, scores)
+        if method == "rolls" and methods.rolls is not None:
+            base: dict[str, int] = {}
+            for group in methods.rolls:
+                for name in group.abilities:
+                    total = self._roll(step.id, name, group.dice)
+                    if total is not None:
+                        base[name] = total
+            return base, len([n for n in names if n not in base])
+        if method == "manual":
+            limits = methods.manual
+            low = getattr(limits, "min", None)
+            high = getattr(limits, "max", None)
+            base = {}
+            for name, value in scores.items():
+                if name in names:
+                    value = value if low is None else max(low, value)
+                    base[name] = value if high is None else min(high, value)
+            return base, 0
+        return {}, 1
+
+    def _assigned(
+        self, step_id: str, values: list[int], names: list[str], scores: dict[str, int]
+    ) -> tuple[dict[str, int], int]:
+        """A set of values the player hands out (standard array, rolled set: 004 "repartidos
+        después como un conjunto"): each used once; what is left counts in the badge."""
+        left = list(values)
+        base: dict[str, int] = {}
+        for name in names:
+            if name in scores and scores[name] in left:
+                left.remove(scores[name])
+                base[name] = scores[name]
+            elif name in scores:
+                self._problem(
+                    f"steps.scores.scores.{name}", f"{scores[name]} is not left to assign"
+                )
+        return base, len(left)
+
+    def _roll(self, step_id: str, key: str, dice_model: Any) -> int | None:
+        """A creation roll: the one in the answers, else a new one from the seed (SPEC §10)."""
+        dice = rolls.Dice(
+            dice_model.count,
+            dice_model.sides,
+            dice_model.keep,
+            dice_model.add or 0,
+            getattr(dice_model, "multiplier", None) or 1,
+        )
+        recorded: RecordedRoll | None = (self.answers.step(step_id).rolls or {}).get(key)
+        attempt = recorded.attempt if recorded is not None else 0
+        if recorded is not None and recorded.faces is not None:
+            problem = rolls.faces_problem(dice, recorded.faces)
+            if problem is not None:
+                self._problem(f"steps.{step_id}.rolls.{key}.faces", problem)
+                return None
+            made = rolls.read_roll(dice, recorded.faces)
+        else:
+            made = rolls.throw(dice, self.seed, step_id, key, attempt)
+        self.made_rolls.setdefault(step_id, {})[key] = {
+            "faces": list(made.faces),
+            "attempt": attempt,
+        }
+        return made.total
+
+    # -- trained and gear steps -------------------------------------------------
+
+    def _trained(self, step: TrainedStep) -> None:
+        self._blank_entry(step.id, step.kind)
+        for n, choice in enumerate(step.choose or ()):
+            key = f"{step.id}/{choice.id}" if choice.id else f"{step.id}/choose.{n}"
+            self.training_slots.append((step.id, self._slot(key, choice, None)))
+
+    def _gear(self, step: StartingGearStep) -> None:
+        entry = self._blank_entry(step.id, step.kind)
+        unfit = self.gates.unfit_kits.get(step.id, frozenset())
+        kits = {kit.id: kit for kit in step.kits}
+        entry["offered"] = [k for k in kits if k not in unfit]
+        taken: list[str] = []
+        for kit_id in self.answers.step(step.id).kits or []:
+            if kit_id not in kits:
+                entry["inactive"].append({"answer": kit_id, "reason": "not a kit of this step"})
+            elif kit_id in unfit:
+                entry["inactive"].append({"answer": kit_id, "reason": "does not fit the sheet"})
+            elif kit_id in taken:
+                entry["inactive"].append({"answer": kit_id, "reason": "already taken"})
+            else:
+                taken.append(kit_id)
+        for kit_id in taken:
+            for line in kits[kit_id].lines:
+                if line.item is not None:
+                    self.writer.item({"ref": line.item, "count": line.count or 1, "_kit": kit_id})
+                elif "coin lines are not built yet" not in entry["reasons"]:
+                    entry["reasons"].append("coin lines are not built yet")
+        if taken:
+            self.kits[step.id] = taken
+        entry["active"] = taken
+        entry["pending"] = int(not taken and bool(entry["offered"]))
+
+    # -- after every step -------------------------------------------------------
+
+    def finish(self) -> None:
+        """What the picks gave once every step has run: scores, training, entry choices."""
+        by_id = {entry["id"]: entry for entry in self.steps}
+        self._finish_scores(by_id)
+        self._finish_training(by_id)
+        self._finish_entries(by_id)
+        for step in self.builder.steps:
+            if isinstance(step, FieldsStep) and by_id[step.id]["shown"]:
+                self._fields_pending(step, by_id[step.id])
+        for entry in self.steps:
+            if not entry["shown"]:
+                entry["pending"] = 0
+                continue
+            entry["pending"] += sum(choice["pending"] for choice in entry["choices"])
+
+    def _shown_at(self, kind: type, source: str, by_id: dict[str, Entry]) -> Entry:
+        """Where a grant's choice is shown: the first step of `kind`, else its source step."""
+        target = next(
+            (s.id for s in self.builder.steps if isinstance(s, kind) and by_id[s.id]["shown"]),
+            source,
+        )
+        return by_id[target]
+
+    def _finish_scores(self, by_id: dict[str, Entry]) -> None:
+        sheet = self.ruleset.sheet
+        computed = frozenset(a.id for a in sheet.abilities if a.value is not None)
+        highs = {a.id: a.max for a in sheet.abilities}
+        lows = {a.id: a.min for a in sheet.abilities}
+        own = {a.id: self.writer.own(f"abilities.{a.id}") for a in sheet.abilities}
+        base = {
+            a.id: int(own[a.id]) if isinstance(own[a.id], int | float) else a.default
+            for a in sheet.abilities
+        }
+        base.update(self.base_scores or {})
+        base = {a: max(lows[a], min(highs[a], v)) for a, v in base.items()}
+        chosen = self._excluding([slot for _, slot in self.ability_slots])
+        granted = grant_scores(base, highs, self.adds, chosen, computed)
+        for ability in sheet.abilities:
+            name = ability.id
+            if name in computed:
+                continue
+            if (self.base_scores and name in self.base_scores) or granted.added(name):
+                self.writer.write(f"abilities.{name}", granted.scores[name])
+        for source, slot in self.ability_slots:
+            shown = self._shown_at(AbilitiesStep, source, by_id)
+            active = [r.ability for r in granted.raises if r.source == slot.key]
+            inactive = [
+                {"answer": i.answer, "reason": i.reason}
+                for i in granted.inactive
+                if i.source == slot.key
+            ]
+            count = slot.count if slot.count is not None else slot.choice.count or 0
+            shown["choices"].append(
+                {
+                    "key": slot.key,
+                    "count": count,
+                    "offered": offered_scores(slot.choice, highs, computed),
+                    "active": active,
+                    "inactive": inactive,
+                    "pending": max(0, count - len(active)),
+                }
+            )
+
+    def _excluding(self, slots: list[Chosen]) -> list[Chosen]:
+        """Each slot with the answers of the slots its `excludeChoices` names kept out."""
+        answers = {slot.key: set(slot.answers) for slot in slots}
+        done = []
+        for slot in slots:
+            refs = slot.choice.exclude_choices or ()
+            out = frozenset().union(*(answers.get(ref, set()) for ref in refs))
+            done.append(Chosen(slot.key, slot.choice, slot.answers, slot.count, frozenset(out)))
+        return done
+
+    def _finish_training(self, by_id: dict[str, Entry]) -> None:
+        sheet = self.ruleset.sheet
+        resolution = self.ruleset.resolution_rules
+        order = tuple(t.id for t in getattr(resolution, "proficiency_tiers", ()) or ())
+        if not order:
+            return
+        tiers = Tiers(
+            order,
+            tuple(sheet.skill_tiers) if sheet.skill_tiers else None,
+            tuple(sheet.save_tiers) if sheet.save_tiers else None,
+            self.builder.tier,
+        )
+        ids: dict[What, list[str]] = {
+            "skills": [s.id for s in sheet.skills],
+            "saves": [s.id for s in sheet.saves],
+        }
+        manual: dict[What, dict[str, str]] = {"skills": {}, "saves": {}}
+        kinds: tuple[What, What] = ("skills", "saves")
+        for what in kinds:
+            for name in ids[what]:
+                own = self.writer.own(f"{what}.{name}")
+                tier = own.get("tier") if isinstance(own, dict) else own
+                if isinstance(tier, str):
+                    manual[what][name] = tier
+        training = Training(tiers, ids, manual)
+        for what, names, tier in self.trained_grants:
+            training.grant(what, names, tier)
+        grant_slots = [(s, slot) for s, slot in self.training_slots if not self._is_trained_step(s)]
+        own_slots = [(s, slot) for s, slot in self.training_slots if self._is_trained_step(s)]
+        taken: dict[str, set[str]] = {}
+        for source, slot in grant_slots + own_slots:
+            refs = slot.choice.exclude_choices or ()
+            out = frozenset().union(*(taken.get(ref, set()) for ref in refs))
+            count = None
+            if slot.choice.count_from is not None:
+                counted = self.values().value(slot.choice.count_from)
+                whole = math.floor(counted) if math.isfinite(counted) else 0
+                count = max(0, min(whole, slot.choice.max or 0))
+            result = training.choose(
+                Slot(slot.key, slot.choice, slot.tier, slot.answers, slot.replacements, count, out)
+            )
+            taken[slot.key] = set(result.active)
+            if result.replacement is not None:
+                taken[slot.key] |= set(result.replacement.active)
+            shown = self._shown_at(TrainedStep, source, by_id)
+            shown["choices"] += _choice_entries(result, slot.count or slot.choice.count or 0)
+        for what in kinds:
+            for name, tier in training.granted[what].items():
+                if tiers.rank(tier) > tiers.rank(manual[what].get(name)):
+                    own = self.writer.own(f"{what}.{name}")
+                    value: Any = {**own, "tier": tier} if isinstance(own, dict) else tier
+                    self.writer.write(f"{what}.{name}", value)
+
+    def _is_trained_step(self, step_id: str) -> bool:
+        return any(s.id == step_id and isinstance(s, TrainedStep) for s in self.builder.steps)
+
+    def _finish_entries(self, by_id: dict[str, Entry]) -> None:
+        """`grants.entries` (1.91): entries of another rows catalog, chosen in its `choices`
+        step; their rows go to the sheet, their own grants do not apply."""
+        chosen_anywhere: set[str] = set()
+        values = self.values()
+        for source, key, choice in self.entry_slots:
+            catalog = self.catalogs.get(choice.catalog)
+            step = next(
+                (
+                    s
+                    for s in self.builder.steps
+                    if isinstance(s, ChoicesStep) and s.catalog == choice.catalog
+                ),
+                None,
+            )
+            shown = by_id[step.id] if step is not None else by_id[source]
+            entries = catalog.entries or [] if catalog is not None else []
+            offered = [
+                e
+                for e in entries
+                if e.rows
+                and (choice.ids is None or e.id in choice.ids)
+                and all(
+                    _matches((e.filters or {}).get(k), v) for k, v in (choice.filters or {}).items()
+                )
+                and (e.offered_when is None or values.value(e.offered_when) > 0)
+                and e.id not in chosen_anywhere
+            ]
+            by = {e.id: e for e in offered}
+            count = choice.count or 0
+            active: list[str] = []
+            inactive: list[Entry] = []
+            for answer in self.answers.choices.get(key, []):
+                if answer not in by or answer in active:
+                    inactive.append({"answer": answer, "reason": "not offered by this choice"})
+                elif len(active) >= count:
+                    inactive.append({"answer": answer, "reason": f"the choice takes {count}"})
+                else:
+                    active.append(answer)
+            for answer in active:
+                chosen_anywhere.add(answer)
+                entry = by[answer]
+                ref = f"{choice.catalog}/{entry.id}"
+                self.writer.pick(ref)
+                for row in entry.rows or ():
+                    self.writer.row(row.list, {**row.values, "_catalog": ref, "_pick": shown["id"]})
+            shown["choices"].append(
+                {
+                    "key": key,
+                    "count": count,
+                    "offered": list(by),
+                    "active": active,
+                    "inactive": inactive,
+                    "pending": max(0, min(count, len(by)) - len(active)),
+                }
+            )
+
+    # -- answers and problems ---------------------------------------------------
+
+    def _problem(self, path: str, message: str) -> None:
+        self.problems.append(Problem(path, message))
+
+    def normalised_answers(self) -> dict[str, Any]:
+        """The answers with the seed and every creation roll made (SPEC §10)."""
+        data = self.answers.model_dump(mode="json", by_alias=True, exclude_none=True)
+        data["seed"] = self.seed
+        for step_id, made in self.made_rolls.items():
+            step = data.setdefault("steps", {}).setdefault(step_id, {})
+            step["rolls"] = {**made, **step.get("rolls", {})}
+        return data
+
+
+def _choice_entries(result: SlotResult, count: int) -> list[Entry]:
+    entries = [
+        {
+            "key": result.key,
+            "count": count,
+            "offered": list(result.offered),
+            "active": list(result.active),
+            "inactive": [{"answer": a, "reason": r} for a, r in result.inactive],
+            "pending": result.pending,
+        }
+    ]
+    if result.replacement is not None:
+        spare = result.replacement
+        entries += _choice_entries(spare, len(spare.active) + spare.pending)
+    return entries
+
+
+__all__ = [
+    "MAX_PICKS",
+    "AbilitiesStep",
+    "CatalogStep",
+    "ChoicesStep",
+    "FieldsStep",
+    "StartingGearStep",
+    "State",
+    "TrainedStep",
+]
