@@ -615,6 +615,27 @@ class TestChoices:
         builder(data)["steps"].insert(0, builder(data)["steps"].pop(place(data, "skills")))
         assert refused(data) == [f"{AT}.steps.0.choose.0.countFrom"]
 
+    def test_a26_counts_and_external_catalogs(self) -> None:
+        """A26: "Una cantidad de posiciones no puede leer valores de la ficha cuando un archivo
+        de catálogo externo posterior podría cambiarlos": a class skill count reading the
+        sheet, with backgrounds kept in an asset file picked later, is refused."""
+        data = five_e()
+        path, fighter = entry(data, "classes", "fighter")
+        choice = fighter["grants"]["trained"]["choose"][0]
+        del choice["count"]
+        choice.update(countFrom={"field": "initiative_misc"}, max=4)
+        load_ruleset(data)
+        at, _ = catalog(data, "backgrounds")
+        data["catalogs"][at] = {
+            "id": "backgrounds",
+            "label": "Backgrounds",
+            "feeds": ["features"],
+            "asset": "catalogs/backgrounds.json",
+        }
+        assert refused(data) == [f"{path}.grants.trained.choose.0.countFrom"]
+        builder(data)["steps"].insert(0, builder(data)["steps"].pop(place(data, "background")))
+        load_ruleset(data)
+
     def test_a27_granted_catalog_needs_a_choices_step(self) -> None:
         """A27: "se rechaza una concesión que nombre un catálogo sin ese paso"; ids exist."""
         data = five_e()
@@ -628,7 +649,6 @@ class TestChoices:
     def test_a27_tools_example(self) -> None:
         """A27: the seed's tools choice (ids from the tools catalog) loads with its step."""
         data = five_e()
-        data["sheet"]["lists"][-2]["columns"]  # proficiencies is fed by languages and tools
         tools = {
             "id": "tools",
             "label": "Tools",
@@ -666,6 +686,15 @@ class TestChoices:
         elf["offeredWhen"] = {"derived": "passive_perception"}
         assert refused(data) == [f"{path}.offeredWhen"]
         elf["offeredWhen"] = {"abilityScore": "str"}
+        load_ruleset(data)
+
+    def test_a14_grant_conditions_read_no_allocation(self) -> None:
+        """A14: "Las condiciones de las concesiones gratuitas tampoco pueden leer valores de un
+        grupo de asignación que puedan cambiar": a gift offered by Wits is refused."""
+        data = points()
+        data["catalogs"][0]["entries"][0]["offeredWhen"] = {"abilityMod": "wits"}
+        assert refused(data) == ["catalogs.0.entries.0.offeredWhen"]
+        data["catalogs"][0]["entries"][0]["offeredWhen"] = {"field": "dragon"}
         load_ruleset(data)
 
     def test_a29_item_access(self) -> None:

@@ -12,11 +12,14 @@ problem at its JSON path (`sheet.builder.steps.3.catalog`):
   earlier steps change; allocate budgets and limits never read what this step
   or a later one changes; pool budgets, offer conditions and limits and profile
   budgets never read a purchased target; a profile's `when` never reads what a
-  profile-listed step changes (BUILDER §3.21);
+  profile-listed step changes (BUILDER §3.21); a slot count reads no sheet value
+  an asset or borrowed catalog picked at or after its step could change;
 - `check_builder_grants`: catalog entries' `grants` and `offeredWhen` (read by
   the builder only, so checked here): the names they use, the `choices` step a
   granted catalog needs, rating maps, choice ids and `excludeChoices`, and an
-  `offeredWhen` its own pick would change;
+  `offeredWhen` its own pick would change or that reads an allocate target ("Las
+  condiciones de las concesiones gratuitas tampoco pueden leer valores de un
+  grupo de asignación");
 - `check_party_builder`: `party.builder` by the same rules against the party's
   fields and lists (002, "Creación compartida del grupo"), with no abilities,
   skills or saves (BUILDER §3.25) and no `fromMembers` field as a target.
@@ -38,6 +41,11 @@ Decisions where the seed and BUILDER.md are silent:
   the one that offers the choice, and a choice of the same kind that step offers
   in the file (its own `choose`, or the grants of its catalog's inline entries);
   a step whose catalog is an asset or borrowed cannot be verified, so is refused.
+- What a step changes, for the read rules: a catalog step, its `field` and what
+  any inline entry of its catalog gives (scores, training, fields, ratings, the
+  lists its rows and granted entries write); a choices step, the lists its
+  catalog feeds; a trained step, the skills or saves its choices may train.
+  A profile's `when` is read against every step any profile lists.
 - Coins name a unit of `items.currencies`; an item line names an entry of an
   items catalog of this file (asset and borrowed catalogs are checked when read).
 """
@@ -64,6 +72,7 @@ from gmtags.builder.reads import (
     purchased,
     reads,
     step_changes,
+    target_value,
 )
 from gmtags.errors import Problem
 from gmtags.ruleset.catalogs import Catalog, CatalogEntry, Choice, Grants
@@ -97,7 +106,7 @@ def check_party_builder(ruleset: Ruleset, index: SheetIndex) -> list[Problem]:
             check.add(f"{check.at(place)}.kind", "a party sheet has no abilities, skills or saves")
     if builder.rating_tiers:
         check.add("party.builder.ratingTiers", "a party sheet has no skills or saves to map")
-    return check_steps(check) + _readcheck_steps(check)
+    return check_steps(check) + _read_problems(check)
 
 
 # ---------------------------------------------------------------------------
@@ -109,10 +118,10 @@ def check_builder_reads(ruleset: Ruleset, index: SheetIndex) -> list[Problem]:
     builder = ruleset.sheet.builder_model
     if builder is None:
         return []
-    return _readcheck_steps(BuilderCheck(ruleset, index, builder, "sheet.builder"))
+    return _read_problems(BuilderCheck(ruleset, index, builder, "sheet.builder"))
 
 
-def _readcheck_steps(check: BuilderCheck) -> list[Problem]:
+def _read_problems(check: BuilderCheck) -> list[Problem]:
     found: list[Problem] = []
     builder, index, catalogs = check.builder, check.index, check.catalogs
     changes = [step_changes(step, index, catalogs) for step in builder.steps]
@@ -132,13 +141,9 @@ def _readcheck_steps(check: BuilderCheck) -> list[Problem]:
         refuse(step.when, f"{at}.when", "when", later_step, later[place])
         if isinstance(step, TrainedStep):
             for item, choice in enumerate(step.choose or ()):
-                refuse(
-                    choice.count_from,
-                    f"{at}.choose.{item}.countFrom",
-                    "a count",
-                    later_step,
-                    later[place],
-                )
+                where = f"{at}.choose.{item}.countFrom"
+                refuse(choice.count_from, where, "a count", later_step, later[place])
+                found += _external_count(check, choice.count_from, where, place)
         if isinstance(step, AllocateStep):
             for group, part in enumerate(step.groups):
                 for key in ("base", "min", "max", "budget"):
@@ -219,7 +224,31 @@ def _grant_counts(check: BuilderCheck, later: list[set[Value]]) -> list[Problem]
                     f"'{check.builder.steps[start].id}' or a later one changes"
                 )
                 found.append(Problem(f"{path}.grants.{where}.countFrom", message))
+            at = f"{path}.grants.{where}.countFrom"
+            found += _external_count(check, choice.count_from, at, start)
     return found
+
+
+def _external_count(
+    check: BuilderCheck, count: RulesetValueRef | None, at: str, place: int
+) -> list[Problem]:
+    """004: "Una cantidad de posiciones no puede leer valores de la ficha cuando un archivo de
+    catálogo externo posterior podría cambiarlos": a count reading the sheet, with a step at
+    or after its own picking from an asset or borrowed catalog (whose grants this file does
+    not hold)."""
+    if count is None or not reads([count], check.index):
+        return []
+    for step in check.builder.steps[place:]:
+        name = getattr(step, "catalog", None)
+        found = check.catalogs.get(name) if isinstance(name, str) else None
+        if found is not None and (found.entries is None or found.from_ is not None):
+            message = (
+                f"a count reads the sheet, which step '{step.id}' (catalog '{name}', kept "
+                "outside this file) could change; move the count's step before it or keep "
+                "that catalog in the file"
+            )
+            return [Problem(at, message)]
+    return []
 
 
 # ---------------------------------------------------------------------------
@@ -255,14 +284,27 @@ def check_builder_grants(ruleset: Ruleset, index: SheetIndex) -> list[Problem]:
     builder = ruleset.sheet.builder_model or _NO_BUILDER
     check = BuilderCheck(ruleset, index, builder, "sheet.builder")
     chosen = {step.catalog for _, step in builder.steps_of(ChoicesStep)}
+    allocated = {
+        target_value(target, index)
+        for _, step in builder.steps_of(AllocateStep)
+        for group in step.groups
+        for target in group.targets
+    }
     seen: dict[str, set[str]] = {}
     for path, catalog, entry in _entries(ruleset):
         if entry.offered_when is not None:
             at = f"{path}.offeredWhen"
             check.ref(entry.offered_when, at, "offeredWhen")
-            met = reads([entry.offered_when], index) & entry_changes(entry, index, check.catalogs)
+            read = reads([entry.offered_when], index)
+            met = read & entry_changes(entry, index, check.catalogs)
             if met:
                 check.add(at, f"offeredWhen reads {describe(met)}, which its own pick changes")
+            elif read & allocated:
+                message = (
+                    f"offeredWhen reads {describe(read & allocated)}, which an allocate step "
+                    "changes; a free grant's condition never reads an allocation group"
+                )
+                check.add(at, message)
         grants = entry.grants
         if grants is None:
             continue
