@@ -14,6 +14,7 @@ from typing import Any
 import click
 
 from gmtags import log
+from gmtags.builder.cli import character
 from gmtags.checks.roll_cli import roll_command
 from gmtags.cli_common import fail as _fail
 from gmtags.cli_common import layers_option, with_layers
@@ -171,6 +172,7 @@ def demo_command(seed: int, serve: bool, host: str, port: int) -> None:
 
 
 main.add_command(roll_command)
+main.add_command(character)
 main.add_command(stream_command)
 main.add_command(transcript)
 main.add_command(serve_command)

@@ -313,6 +313,29 @@ def _row_check_parts(ruleset: Ruleset, values: SheetValues, character: CheckChar
     return parts
 
 
+def _available(ruleset: Ruleset, card: object) -> list[str]:
+    """004, "Objetos accesibles sin llevarlos" (1.215): the items a pick's `grants.itemAccess`
+    makes available, which "la ficha y el bloque de ficha del Game Master los muestran como no
+    llevados", by their labels, as the builder recorded them (`builder.available`); one the
+    GM has since added to the inventory is carried, so no longer listed."""
+    extra = getattr(card, "model_extra", None) or {}
+    record = extra.get("builder")
+    refs = record.get("available") if isinstance(record, dict) else None
+    if not isinstance(refs, list):
+        return []
+    labels = {
+        f"{catalog.id}/{entry.id}": entry.label
+        for catalog in ruleset.catalog_models
+        for entry in catalog.entries or ()
+    }
+    carried = {item.ref for item in getattr(card, "items", ()) if item.ref is not None}
+    return [
+        one_line(labels[ref])
+        for ref in refs
+        if isinstance(ref, str) and ref in labels and ref not in carried
+    ]
+
+
 def character_block(ruleset: Ruleset, snapshot: Snapshot, name: str) -> list[str]:
     """One character's sheet block: what the GM needs every turn (002, "Texto del GM")."""
     card = snapshot.game_character_cards.get(name)
@@ -341,6 +364,9 @@ def character_block(ruleset: Ruleset, snapshot: Snapshot, name: str) -> list[str
     if rows:
         lines.append("  Row checks: " + ", ".join(rows))
     lines += [f"  {line}" for line in _summary_lines(ruleset, values)]
+    available = _available(ruleset, card)
+    if available:
+        lines.append("  Available, not carried: " + ", ".join(available))
     live = _live_lines(ruleset, values, entry)
     if live:
         lines.append("  Now: " + "; ".join(live))

@@ -1,0 +1,168 @@
+"""`gmtags character build` and `show` (SPEC §10), run in process, and `itemAccess` in the GM's
+sheet block (004, "Objetos accesibles sin llevarlos")."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from gmtags import Snapshot, build_character, load_ruleset
+from gmtags.cli import main
+from gmtags.prompt.reminder import character_block
+from tests.builder.conftest import five_e_builder
+from tests.conftest import FIXTURES, REFERENCE_RULESETS, Ran, invoke
+
+RULESET = FIXTURES / "rulesets" / "builder" / "5e-builder.json"
+ANSWERS = FIXTURES / "answers" / "5e-half-elf-wizard.json"
+
+
+def gmtags(*args: str | Path) -> Ran:
+    return invoke(main, *args)
+
+
+def write(path: Path, data: Any) -> Path:
+    path.write_text(json.dumps(data), encoding="utf-8")
+    return path
+
+
+class TestBuild:
+    def test_the_bundled_answers_build_a_whole_character(self, tmp_path: Path) -> None:
+        out = tmp_path / "card.json"
+        ran = gmtags(
+            "character",
+            "build",
+            "--ruleset",
+            RULESET,
+            "--answers",
+            ANSWERS,
+            "--out",
+            out,
+            "--check",
+        )
+        assert (ran.returncode, ran.stderr) == (0, "")
+        card = json.loads(out.read_text(encoding="utf-8"))
+        assert card["fields"]["class"] == "Wizard" and card["abilities"]["int"] == 15
+        assert card["builder"]["answers"]["seed"] == 2026
+
+    def test_stdout_and_pending_steps_on_stderr(self, tmp_path: Path) -> None:
+        """Exit 0 with pending steps (Next never blocks); each is listed on stderr."""
+        answers = write(
+            tmp_path / "a.json", {"v": 1, "seed": 1, "steps": {"race": {"picks": ["elf"]}}}
+        )
+        ran = gmtags("character", "build", "--ruleset", RULESET, "--answers", answers)
+        assert ran.returncode == 0 and json.loads(ran.stdout)["fields"]["race"] == "Elf"
+        assert "class  1 pending: answers needed" in ran.stderr.splitlines()
+
+    def test_check_exits_1_while_a_badge_is_above_0(self, tmp_path: Path) -> None:
+        answers = write(tmp_path / "a.json", {"v": 1})
+        ran = gmtags("character", "build", "--ruleset", RULESET, "--answers", answers, "--check")
+        assert ran.returncode == 1 and ran.stdout.startswith("{")
+
+    def test_invalid_answers_exit_1_naming_every_place(self, tmp_path: Path) -> None:
+        answers = write(tmp_path / "a.json", {"v": 2, "steps": {"race": {"pick": ["elf"]}}})
+        ran = gmtags("character", "build", "--ruleset", RULESET, "--answers", answers)
+        assert ran.returncode == 1 and ran.stdout == ""
+        assert ran.stderr.splitlines()[1:] == [
+            "  v: Input should be 1",
+            "  steps.race.pick: Extra inputs are not permitted",
+        ]
+
+    def test_hostile_answers_file(self, tmp_path: Path) -> None:
+        answers = tmp_path / "a.json"
+        answers.write_text("[" * 3000, encoding="utf-8")
+        ran = gmtags("character", "build", "--ruleset", RULESET, "--answers", answers)
+        assert ran.returncode == 1 and "nested deeper than 100" in ran.stderr
+
+    def test_a_ruleset_without_a_builder(self, tmp_path: Path) -> None:
+        answers = write(tmp_path / "a.json", {"v": 1})
+        plain = REFERENCE_RULESETS / "ruleset-5e-2014.example.json"
+        ran = gmtags("character", "build", "--ruleset", plain, "--answers", answers)
+        assert ran.returncode == 1 and "sheet.builder: this ruleset has no builder" in ran.stderr
+
+    def test_an_invalid_card(self, tmp_path: Path) -> None:
+        answers = write(tmp_path / "a.json", {"v": 1})
+        card = write(tmp_path / "c.json", {"abilities": {"str": "high"}})
+        ran = gmtags(
+            "character", "build", "--ruleset", RULESET, "--answers", answers, "--card", card
+        )
+        assert ran.returncode == 1 and "abilities.str" in ran.stderr
+
+    def test_missing_files_and_usage(self, tmp_path: Path) -> None:
+        ran = gmtags("character", "build", "--ruleset", RULESET, "--answers", tmp_path / "no.json")
+        assert ran.returncode == 1 and "answers file not found" in ran.stderr
+        assert gmtags("character", "build", "--ruleset", RULESET).returncode == 2
+        party = gmtags("character", "build", "--ruleset", RULESET, "--answers", ANSWERS, "--party")
+        assert party.returncode == 2 and "not built yet" in party.stderr
+
+    def test_building_on_a_card_keeps_its_hand_written_values(self, tmp_path: Path) -> None:
+        card = write(tmp_path / "c.json", {"fields": {"alignment": "Chaotic Good", "speed": 40}})
+        answers = write(
+            tmp_path / "a.json", {"v": 1, "seed": 1, "steps": {"race": {"picks": ["elf"]}}}
+        )
+        ran = gmtags(
+            "character", "build", "--ruleset", RULESET, "--answers", answers, "--card", card
+        )
+        assert json.loads(ran.stdout)["fields"]["speed"] == 40
+
+
+class TestShow:
+    def test_the_character_and_its_badges(self, tmp_path: Path) -> None:
+        out = tmp_path / "card.json"
+        gmtags("character", "build", "--ruleset", RULESET, "--answers", ANSWERS, "--out", out)
+        ran = gmtags("character", "show", "--ruleset", RULESET, "--card", out, "--name", "Ilse")
+        lines = ran.stdout.splitlines()
+        assert ran.returncode == 0 and lines[0] == "Ilse:"
+        assert any(line.startswith("  Trained: Arcana +4") for line in lines)
+        assert lines[-1] == "Builder: every step done"
+
+    def test_pending_badges(self, tmp_path: Path) -> None:
+        answers = write(
+            tmp_path / "a.json", {"v": 1, "seed": 1, "steps": {"race": {"picks": ["elf"]}}}
+        )
+        out = tmp_path / "card.json"
+        gmtags("character", "build", "--ruleset", RULESET, "--answers", answers, "--out", out)
+        ran = gmtags("character", "show", "--ruleset", RULESET, "--card", out)
+        assert "  class  1 pending: answers needed" in ran.stdout.splitlines()
+
+    def test_a_card_without_builder_answers(self, tmp_path: Path) -> None:
+        card = write(tmp_path / "c.json", {"abilities": {"str": 12}})
+        ran = gmtags("character", "show", "--ruleset", RULESET, "--card", card)
+        assert (
+            ran.returncode == 0
+            and ran.stdout.splitlines()[-1] == "(no builder answers on this card)"
+        )
+
+
+class TestItemAccess:
+    def test_available_items_are_listed_as_not_carried(self) -> None:
+        """004 (1.215): picking the entry makes items available, shown as not carried in the
+        GM's sheet block; nothing enters the bag; one the GM adds is carried."""
+        data = five_e_builder()
+        data["items"] = {"categories": [{"id": "gear", "label": "Gear"}]}
+        data["catalogs"].append(
+            {
+                "id": "kit",
+                "label": "Kit",
+                "holds": "items",
+                "entries": [
+                    {"id": "rope", "label": "Silk rope", "item": {"category": "gear"}},
+                    {"id": "lamp", "label": "Hooded lamp", "item": {"category": "gear"}},
+                ],
+            }
+        )
+        data["catalogs"][4]["entries"][0]["grants"]["itemAccess"] = ["kit/rope", "kit/lamp"]
+        ruleset = load_ruleset(data)
+        card = build_character(
+            ruleset, {"v": 1, "seed": 1, "steps": {"class": {"picks": ["wizard"]}}}
+        ).card
+        assert card["builder"]["available"] == ["kit/rope", "kit/lamp"] and "items" not in card
+        block = character_block(
+            ruleset, Snapshot.model_validate({"gameCharacterCards": {"Ilse": card}}), "Ilse"
+        )
+        assert "  Available, not carried: Silk rope, Hooded lamp" in block
+        card["items"] = [{"ref": "kit/rope"}]
+        block = character_block(
+            ruleset, Snapshot.model_validate({"gameCharacterCards": {"Ilse": card}}), "Ilse"
+        )
+        assert "  Available, not carried: Hooded lamp" in block
