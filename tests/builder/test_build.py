@@ -423,3 +423,191 @@ def test_picking_then_unpicking_returns_the_card(
     picked = build_character(five_e, with_pick, start.card)
     back = build_character(five_e, ans, picked.card)
     assert card_values(back) == card_values(start)
+
+
+class TestMoreSteps:
+    def test_a_trained_steps_own_choose(self) -> None:
+        """004: the trained step's own choose: [{what: skills, count: 2, from: [...]}]."""
+        data = five_e_builder()
+        data["sheet"]["builder"]["steps"][6]["choose"] = [
+            {"what": "skills", "count": 2, "from": ["nature", "religion", "survival"]}
+        ]
+        ruleset = load_ruleset(data)
+        ans = answers()
+        ans["choices"] = {"skills/choose.0": ["nature", "survival", "religion"]}
+        result = build_character(ruleset, ans)
+        (choice,) = step(result, "skills")["choices"]
+        assert choice["active"] == ["nature", "survival"]
+        assert choice["inactive"] == [{"answer": "religion", "reason": "the choice takes 2"}]
+        assert result.card["skills"] == {"nature": "proficient", "survival": "proficient"}
+
+    def test_the_same_entry_in_two_steps_grants_once(self) -> None:
+        """004 (B38): an entry picked in two steps on one catalog grants once."""
+        data = five_e_builder()
+        steps = data["sheet"]["builder"]["steps"]
+        steps.insert(1, {**steps[0], "id": "race_again", "label": "Race again", "field": None})
+        del steps[1]["field"]
+        ruleset = load_ruleset(data)
+        result = build_character(
+            ruleset, answers(race={"picks": ["dwarf"]}, race_again={"picks": ["dwarf"]})
+        )
+        assert result.card["abilities"]["con"] == 10  # 8 + 2, once
+        assert rows(result, "features") == ["Stonecunning"]
+        assert result.card["picks"] == ["races/dwarf"]
+
+    def test_fields_badge_shown_when_and_total(self) -> None:
+        """004: the badge counts empty fields not optional; shownWhen hides (keeping values);
+        total adds one while the fields together pass their max."""
+        data = five_e_builder()
+        level = data["sheet"]["builder"]["steps"][3]
+        level["fields"] = ["level", "xp", "ac", "alignment"]
+        level["optional"] = ["alignment"]
+        level["shownWhen"] = {"ac": {"field": "xp"}}
+        level["total"] = {"fields": ["level", "xp"], "max": 10}
+        ruleset = load_ruleset(data)
+        bare = build_character(ruleset, answers(level={"fields": {"level": 3}}))
+        assert step(bare, "level")["pending"] == 1  # xp is empty; ac is hidden while xp reads 0
+        over = build_character(ruleset, answers(level={"fields": {"level": 3, "xp": 300}}))
+        assert step(over, "level")["pending"] == 2  # ac shown and empty, and the total passed
+        assert step(over, "level")["reasons"] == ["together at most 10 (now 303)"]
+        kept = build_character(ruleset, answers(level={"fields": {"level": 3, "ac": 12}}))
+        assert kept.card["fields"]["ac"] == 12  # a hidden field keeps its value
+
+    def test_a_field_answer_that_does_not_fit(self, five_e: Any) -> None:
+        result = build_character(five_e, answers(level={"fields": {"level": "four"}}))
+        assert result.problems == [
+            {"path": "steps.level.fields.level", "message": "does not fit field 'level'"}
+        ]
+
+    def test_manual_scores_within_the_ability_limits(self, five_e: Any) -> None:
+        """004: manual: true keeps the ability limits (5e: 1–30)."""
+        scores = {"str": 40, "dex": 0, "con": 12}
+        result = build_character(five_e, answers(scores={"method": "manual", "scores": scores}))
+        assert {k: result.card["abilities"][k] for k in scores} == {"str": 30, "dex": 1, "con": 12}
+
+    def test_manual_min_and_max(self) -> None:
+        """004 (1.110): manual {min, max} clamps the base scores written before the grants."""
+        data = five_e_builder()
+        data["sheet"]["builder"]["steps"][5]["methods"]["manual"] = {"min": 3, "max": 18}
+        ruleset = load_ruleset(data)
+        scores = {"str": 20, "dex": 2, "con": 18}
+        ans = answers(race={"picks": ["dwarf"]}, scores={"method": "manual", "scores": scores})
+        result = build_character(ruleset, ans)
+        assert {k: result.card["abilities"][k] for k in scores} == {"str": 18, "dex": 3, "con": 20}
+
+
+class TestStartingGear:
+    RULESET = "builder/5e-builder.json"
+
+    def test_a_kit_writes_its_item_lines(self) -> None:
+        """Issue 12: kits a player takes write their item lines (marked, so untaking removes
+        exactly them)."""
+        from tests.conftest import FIXTURES
+
+        ruleset = load_ruleset(FIXTURES / "rulesets" / self.RULESET)
+        taken = build_character(ruleset, answers(gear={"kits": ["fighter-kit"]}))
+        refs = [line["ref"] for line in taken.card["items"]]
+        assert refs[:2] == ["equipment/chain-mail", "equipment/longsword"]
+        assert all(line["_kit"] == "fighter-kit" for line in taken.card["items"])
+        assert taken.card["builder"]["kits"] == {"gear": ["fighter-kit"]}
+        mine = {**taken.card, "items": [*taken.card["items"], {"ref": "equipment/dagger"}]}
+        untaken = build_character(ruleset, answers(), mine)
+        assert untaken.card["items"] == [{"ref": "equipment/dagger"}]
+
+    def test_strict_offers_only_kits_that_fit(self) -> None:
+        """004 (1.109): strict offers the kits whose fits holds on the sheet, and clears a
+        pick that stops fitting, with its reason."""
+        data = five_e_builder()
+        data["sheet"]["builder"]["steps"].append(
+            {
+                "id": "gear",
+                "label": "Gear",
+                "kind": "startingGear",
+                "strict": True,
+                "kits": [
+                    {
+                        "id": "scholar",
+                        "label": "Scholar's kit",
+                        "fits": {"value": {"abilityScore": "int"}, "atLeast": 13},
+                        "lines": [{"coins": "gp", "count": 10}],
+                    },
+                    {"id": "plain", "label": "Plain kit", "lines": [{"coins": "gp", "count": 5}]},
+                ],
+            }
+        )
+        data["items"] = {
+            "categories": [{"id": "gear", "label": "Gear"}],
+            "currencies": [
+                {"id": "coin", "label": "Coin", "units": [{"id": "gp", "label": "gp", "value": 1}]}
+            ],
+        }
+        ruleset = load_ruleset(data)
+        dull = build_character(ruleset, answers(gear={"kits": ["scholar"]}))
+        assert step(dull, "gear")["offered"] == ["plain"]
+        assert step(dull, "gear")["inactive"] == [
+            {"answer": "scholar", "reason": "does not fit the sheet"}
+        ]
+        scores = {"int": 15}
+        bright = build_character(
+            ruleset,
+            answers(gear={"kits": ["scholar"]}, scores={"method": "pointBuy", "scores": scores}),
+        )
+        assert step(bright, "gear")["active"] == ["scholar"]
+        assert step(bright, "gear")["reasons"] == ["coin lines are not built yet"]
+
+
+ANY_ANSWERS = st.fixed_dictionaries(
+    {
+        "v": st.just(1),
+        "seed": st.integers(0, 2**63 - 1),
+        "described": st.booleans(),
+        "steps": st.dictionaries(
+            st.text(min_size=1, max_size=10),
+            st.fixed_dictionaries(
+                {},
+                optional={
+                    "picks": st.lists(st.text(min_size=1, max_size=12), max_size=4),
+                    "fields": st.dictionaries(
+                        st.text(min_size=1, max_size=8),
+                        st.integers(-(10**6), 10**6) | st.text(max_size=5) | st.booleans(),
+                        max_size=3,
+                    ),
+                    "method": st.sampled_from(
+                        ["pointBuy", "standardArray", "roll", "rolls", "manual"]
+                    ),
+                    "scores": st.dictionaries(
+                        st.sampled_from(["str", "dex", "x"]), st.integers(-1000, 1000)
+                    ),
+                    "kits": st.lists(st.text(min_size=1, max_size=8), max_size=2),
+                    "rolls": st.dictionaries(
+                        st.sampled_from(["0", "1", "str"]),
+                        st.builds(
+                            lambda f, a: {"faces": f, "attempt": a},
+                            st.lists(st.integers(-5, 10), min_size=1, max_size=5),
+                            st.integers(0, 99),
+                        ),
+                    ),
+                },
+            ),
+            max_size=4,
+        ),
+        "choices": st.dictionaries(
+            st.text(min_size=1, max_size=30),
+            st.lists(st.text(min_size=1, max_size=8), max_size=3),
+            max_size=3,
+        ),
+    }
+)
+
+
+@PROPERTY
+@given(ans=ANY_ANSWERS, named=st.sampled_from([*PICKS, "scores", "level", "languages"]))
+def test_never_raises_on_answers_of_the_right_shape(
+    five_e: Any, ans: dict[str, Any], named: str
+) -> None:
+    """Answers naming nothing real, or real steps with odd answers, build: problems are values."""
+    if ans["steps"]:
+        first = next(iter(ans["steps"]))
+        ans["steps"][named] = ans["steps"].pop(first)
+    result = build_character(five_e, ans)
+    Snapshot.model_validate({"gameCharacterCards": {"X": result.card}})
