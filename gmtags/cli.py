@@ -14,6 +14,7 @@ from typing import Any
 import click
 
 from gmtags import log
+from gmtags.builder.build import build_character
 from gmtags.builder.cli import character
 from gmtags.checks.roll_cli import roll_command
 from gmtags.cli_common import fail as _fail
@@ -26,6 +27,7 @@ from gmtags.demo import demo_file
 from gmtags.errors import GmtagsError
 from gmtags.process import ProcessResult, process
 from gmtags.prompt import gm_instructions
+from gmtags.prompt.reminder import character_block
 from gmtags.ruleset.load import load_ruleset
 from gmtags.ruleset.schema import ruleset_schema_json
 from gmtags.server.cli import serve_command
@@ -169,6 +171,38 @@ def demo_command(seed: int, serve: bool, host: str, port: int) -> None:
     reply = demo_file("reply.txt").read_text(encoding="utf-8")
     click.echo(f"gmtags demo: ruleset {ruleset.name!r}, seed {seed}")
     click.echo(_demo_report(process(reply, ruleset, before, seed=seed), before), nl=False)
+    click.echo(_demo_character(seed), nl=False)
+
+
+def _demo_character(seed: int) -> str:
+    """The second half of the demo: a character built from an answers file with the bundled
+    5e builder (`gmtags character build`), shown as the GM's sheet block shows it, then
+    playing a check on a skill the builder trained."""
+    ruleset = load_ruleset(json.loads(demo_file("builder-ruleset.json").read_text("utf-8")))
+    answers = json.loads(demo_file("builder-answers.json").read_text(encoding="utf-8"))
+    built = build_character(ruleset, answers)
+    name = "Ilse"
+    state = Snapshot.model_validate({"gameCharacterCards": {name: built.card}})
+    later = [s["id"] + f" ({s['kind']})" for s in built.steps if s["reasons"]]
+    pending = [f"{step}: {count}" for step, count in built.pending.items() if count]
+    check = f'Ilse studies the runes. [skill_check: skill="Arcana" dc="12" who="{name}"]'
+    played = process(check, ruleset, state, seed=seed)
+    rule = "-" * 72
+    return "\n".join(
+        [
+            rule,
+            f"A character built from answers (gmtags character build), ruleset {ruleset.name!r}:",
+            rule,
+            *character_block(ruleset, state, name),
+            "Badges: " + (", ".join(pending) if pending else "every step done"),
+            "Steps not built yet in this version: " + (", ".join(later) or "none"),
+            rule,
+            "The built character plays a check on a skill the builder trained:",
+            rule,
+            played.text,
+            "",
+        ]
+    )
 
 
 main.add_command(roll_command)

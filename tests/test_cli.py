@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from gmtags.cli import main
+from gmtags.demo import demo_file
 from tests.conftest import FIXTURES, REFERENCE_RULESETS, Ran, invoke
 
 RULESET = str(FIXTURES / "rulesets" / "clocks-default.json")
@@ -143,8 +144,27 @@ class TestDemoCommand:
         assert 'result="ok" now="2/6"' in out.stdout
         assert "«Alarm raised: +2 → 2/6»" in out.stdout
 
+    def test_demo_builds_a_character_from_answers_that_plays(self) -> None:
+        """The demo's second half: the bundled answers build a 5e wizard whose builder-trained
+        Arcana (+4: Int 15 and proficiency) plays a check."""
+        out = gmtags("demo").stdout
+        assert "A character built from answers (gmtags character build)" in out
+        assert "  Trained: Arcana +4, History +4" in out
+        assert "Badges: every step done" in out
+        assert 'skill="Arcana" dc="12"' in out and 'modifier="4"' in out
+
+    def test_the_demo_builder_files_are_the_fixtures(self) -> None:
+        """The wheel's copies of the 5e builder sample and its answers are the tested fixtures."""
+        pairs = [
+            ("builder-ruleset.json", FIXTURES / "rulesets" / "builder" / "5e-builder.json"),
+            ("builder-answers.json", FIXTURES / "answers" / "5e-half-elf-wizard.json"),
+        ]
+        for name, fixture in pairs:
+            bundled = demo_file(name).read_text(encoding="utf-8")
+            assert bundled == fixture.read_text(encoding="utf-8"), name
+
     def test_verbose_logs_to_stderr(self) -> None:
         """-v logs one command.applied event per command to stderr, none to stdout."""
         out = gmtags("-v", "demo")
-        assert out.stderr.count("event='command.applied'") == 7
+        assert out.stderr.count("event='command.applied'") == 8  # 7 in the reply, 1 check
         assert "command.applied" not in out.stdout

@@ -33,6 +33,8 @@ class TestWheel:
             "gmtags/grammar/gmtags.lark",
             "gmtags/py.typed",
             "gmtags/demo/ruleset.json",
+            "gmtags/demo/builder-ruleset.json",
+            "gmtags/demo/builder-answers.json",
         } <= names
 
     def test_installed_package_processes_from_another_folder(
