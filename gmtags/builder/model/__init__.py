@@ -2,8 +2,11 @@
 
 BUILDER.md chunk A. `parse_builder` reads the builder strictly: its shapes (every
 model strict, limits as 004 gives them, BUILDER §3.1: the hard ceilings only,
-never the Capability API gates) and then every rule between its own keys, all
-reported at once, each at its path below the builder (`steps.3.max`). What needs
+never the Capability API gates) and every rule between its own keys, each at its
+path below the builder (`steps.3.max`). The rules within a step, a rating map or
+a constraint are reported as soon as that part's shapes are sound, beside every
+other part's problems; the rules across the envelope (ids that repeat, the steps
+and pools it names) once every part is sound, as a catalog's are. What needs
 the rest of the file (the sheet's fields, lists, abilities, skills and tiers,
 the catalogs, live reads, what a later step changes) is checked by
 `gmtags.ruleset.validate.builder`. `Sheet.builder` and `Party.builder` stay the
@@ -52,10 +55,12 @@ from gmtags.builder.model.common import (
     Label,
     NumberOrRef,
     Ruled,
+    StepBase,
     StepId,
     Target,
     given,
 )
+from gmtags.builder.model.priced import InitializeStep, Offer, RollStep, RowsStep, SpendStep
 from gmtags.builder.model.steps import (
     STEPS,
     AbilitiesStep,
@@ -64,14 +69,8 @@ from gmtags.builder.model.steps import (
     CatalogStep,
     ChoicesStep,
     FieldsStep,
-    InitializeStep,
-    Offer,
-    RollStep,
-    RowsStep,
-    SpendStep,
     StartingGearStep,
     Step,
-    StepBase,
     TrainedStep,
     target_key,
 )

@@ -38,6 +38,7 @@ __all__ = [
     "NumberOrRef",
     "RatingTarget",
     "Ruled",
+    "StepBase",
     "StepId",
     "given",
 ]
@@ -145,3 +146,14 @@ class ListColumn(RulesetModel):
 
 Target = RatingTarget
 """004: "exactamente un { ability }, { field } numérico, { skill }, { save } o { bonus }"."""
+
+
+class StepBase(Checked):
+    """004: "Hasta 32 pasos, cada uno { id, label, kind, ... }"; any step may carry
+    `when` (shown and applied only while its non-live value is above 0) and
+    `requiredWhen` (its badge counts only while above 0) (1.151)."""
+
+    id: StepId
+    label: Label
+    when: RulesetValueRef | None = None
+    required_when: RulesetValueRef | None = Field(default=None, alias="requiredWhen")
