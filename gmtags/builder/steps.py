@@ -253,6 +253,7 @@ class State:
             valid = valid[-1:]
         inactive += [{"answer": p, "reason": f"the step takes {most}"} for p in valid[most:]]
         active = valid[:most]
+        active += self._group_defaults([e for e in offered if e.id in open_ids], active, asked)
         for pick in active:
             self._apply_pick(step, catalog, by_id[pick])
         self._catalog_field(step, [by_id[p] for p in active])
@@ -262,6 +263,25 @@ class State:
             inactive=inactive,
             pending=max(0, asked - len(active)),
         )
+
+    def _group_defaults(
+        self, offered: Sequence[CatalogEntry], active: Sequence[str], asked: int
+    ) -> list[str]:
+        """004 `exclusiveDefault` (1.772): "hace que una entrada sea la que un paso que toma
+        todo lo que ofrece toma de su grupo hasta que el jugador selecciona otra". A step takes
+        everything it offers when it asks for at least as many picks as it offers choices (a
+        group is one choice, BUILDER §3.23); each group with no pick then takes its default,
+        which is active without being an answer."""
+        groups = {e.exclusive for e in offered if e.exclusive is not None}
+        choices = len(groups) + sum(1 for e in offered if e.exclusive is None)
+        if not groups or asked < choices:
+            return []
+        picked = {e.exclusive for e in offered if e.id in active}
+        return [
+            e.id
+            for e in offered
+            if e.exclusive_default and e.exclusive in groups - picked and e.id not in active
+        ]
 
     def _last_of_groups(
         self, picks: list[str], by_id: dict[str, CatalogEntry], inactive: list[Entry]

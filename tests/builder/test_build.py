@@ -611,3 +611,39 @@ def test_never_raises_on_answers_of_the_right_shape(
         ans["steps"][named] = ans["steps"].pop(first)
     result = build_character(five_e, ans)
     Snapshot.model_validate({"gameCharacterCards": {"X": result.card}})
+
+
+class TestExclusiveDefault:
+    def ruleset(self) -> Any:
+        data = five_e_builder()
+        data["catalogs"][-2]["entries"][2]["exclusiveDefault"] = True  # asi-4
+        data["sheet"]["builder"]["steps"][4]["min"] = 3  # spellbook, tradition, the asi-4 group
+        return load_ruleset(data)
+
+    def test_a_step_taking_everything_takes_the_groups_default(self) -> None:
+        """004 (1.772): the default is what a take-all step takes from its group until the
+        player selects another; it is active without being an answer."""
+        ans = answers(
+            level={"fields": {"level": 4}}, features={"picks": ["spellbook", "arcane-tradition"]}
+        )
+        result = build_character(self.ruleset(), ans)
+        assert step(result, "features")["active"] == ["spellbook", "arcane-tradition", "asi-4"]
+        assert step(result, "features")["pending"] == 0
+        assert result.answers["steps"]["features"]["picks"] == ["spellbook", "arcane-tradition"]
+
+    def test_until_the_player_selects_another(self) -> None:
+        picks = ["spellbook", "arcane-tradition", "tough-4"]
+        result = build_character(
+            self.ruleset(), answers(level={"fields": {"level": 4}}, features={"picks": picks})
+        )
+        assert step(result, "features")["active"] == picks
+        assert rows(result, "features")[-1] == "Tough"
+
+    def test_not_in_a_step_that_does_not_take_everything(self, five_e: Any) -> None:
+        data = five_e_builder()
+        data["catalogs"][-2]["entries"][2]["exclusiveDefault"] = True
+        ruleset = load_ruleset(data)  # min 0: the step does not take all it offers
+        result = build_character(
+            ruleset, answers(level={"fields": {"level": 4}}, features={"picks": ["spellbook"]})
+        )
+        assert step(result, "features")["active"] == ["spellbook"]
