@@ -31,6 +31,7 @@ import math
 import secrets
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 from gmtags.builder import steps as kinds
@@ -144,7 +145,9 @@ class _Run:
         decided = Gates()
         for step in self.builder.steps:
             if isinstance(step, kinds.CatalogStep):
-                decided.closed[step.id] = self.state.closed_now(step, values)
+                decided.closed[step.id] = self.state.closed_now(
+                    step, values, partial(self._without, step)
+                )
                 if step.count_from is not None:
                     counted = values.value(step.count_from)
                     most = step.max if step.max is not None else kinds.MAX_PICKS
@@ -162,6 +165,20 @@ class _Run:
                     and not values.value(kit.fits.value) >= kit.fits.at_least
                 )
         return decided
+
+    def _without(self, step: kinds.CatalogStep, group: str) -> SheetValues:
+        """The sheet built without `step`'s saved picks of the exclusive `group` (1.100)."""
+        catalog = self.state.catalogs.get(step.catalog)
+        grouped = (
+            {e.id for e in (catalog.entries or ()) if e.exclusive == group} if catalog else set()
+        )
+        answer = self.answers.step(step.id)
+        kept = [pick for pick in answer.picks or [] if pick not in grouped]
+        steps = {**self.answers.steps, step.id: answer.model_copy(update={"picks": kept})}
+        answers = self.answers.model_copy(update={"steps": steps})
+        apart = _Run(self.ruleset, self.builder, answers, self.seed, self.layer, self.gates)
+        apart.build()
+        return apart.values()
 
     def result(self) -> BuildResult:
         state = self.state

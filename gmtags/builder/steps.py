@@ -34,7 +34,7 @@ Decisions where the seed is silent (BUILDER.md §3 where it has one):
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -205,17 +205,33 @@ class State:
             ]
         return found
 
-    def closed_now(self, step: CatalogStep, values: SheetValues) -> dict[str, str]:
-        """The entries the sheet as it is does not offer now: `upTo` and `offeredWhen`."""
+    def closed_now(
+        self,
+        step: CatalogStep,
+        values: SheetValues,
+        without: Callable[[str], SheetValues] | None = None,
+    ) -> dict[str, str]:
+        """The entries the sheet as it is does not offer now: `upTo` and `offeredWhen`.
+
+        004 (1.100): "Una entrada con un grupo exclusive se lee en la ficha sin ninguna de
+        las selecciones que el paso tiene guardadas en ese grupo": `without(group)` gives the
+        sheet built without them.
+        """
         catalog = self.catalogs.get(step.catalog)
         closed: dict[str, str] = {}
+        apart: dict[str, SheetValues] = {}
         for entry in (catalog.entries or ()) if catalog is not None else ():
+            read_on = values
+            if entry.exclusive is not None and entry.offered_when is not None and without:
+                if entry.exclusive not in apart:
+                    apart[entry.exclusive] = without(entry.exclusive)
+                read_on = apart[entry.exclusive]
             mark = (entry.filters or {}).get(step.up_to.filter) if step.up_to else None
             number = isinstance(mark, int | float) and not isinstance(mark, bool)
             if step.up_to is not None and number and mark > values.value(step.up_to.value):  # type: ignore[operator]
                 closed[entry.id] = "above what the sheet reaches now (upTo)"
                 continue
-            if entry.offered_when is not None and not values.value(entry.offered_when) > 0:
+            if entry.offered_when is not None and not read_on.value(entry.offered_when) > 0:
                 closed[entry.id] = "not offered now (offeredWhen)"
         return closed
 

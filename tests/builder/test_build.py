@@ -647,3 +647,31 @@ class TestExclusiveDefault:
             ruleset, answers(level={"fields": {"level": 4}}, features={"picks": ["spellbook"]})
         )
         assert step(result, "features")["active"] == ["spellbook"]
+
+
+class TestOfferedWhenInAGroup:
+    def test_read_without_the_steps_picks_of_its_group(self) -> None:
+        """004 (1.100): "una dote tomada en lugar de una mejora de puntuación de atributo y
+        condicionada a Fuerza 13 no se ofrece con la Fuerza que dio esa mejora"."""
+        data = five_e_builder()
+        tough = data["catalogs"][-2]["entries"][3]
+        data["sheet"]["derived"].append(
+            {
+                "id": "str_13",
+                "label": "Strength 13",
+                "op": "stepTable",
+                "from": {"abilityScore": "str"},
+                "table": [[1, 0], [13, 1]],
+            }
+        )
+        tough["offeredWhen"] = {"derived": "str_13"}
+        ruleset = load_ruleset(data)
+        scores = {"method": "manual", "scores": {"str": 12}}
+        ans = answers(level={"fields": {"level": 4}}, scores=scores, features={"picks": ["asi-4"]})
+        ans["choices"] = {"features/asi-4/abilities.0": ["str", "str"]}
+        result = build_character(ruleset, ans)
+        assert result.card["abilities"]["str"] == 14  # the improvement gave Strength 14…
+        assert "tough-4" not in step(result, "features")["offered"]  # …which Tough never reads
+        strong = copy.deepcopy(ans)
+        strong["steps"]["scores"]["scores"]["str"] = 13
+        assert "tough-4" in step(build_character(ruleset, strong), "features")["offered"]
