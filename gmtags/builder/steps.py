@@ -4,7 +4,7 @@
 gave that is worked out once every step has run: the abilities' base scores,
 their `add`s and choices, the training grants and choices, and the entry
 choices of `choices` steps. Each step leaves a result entry of SPEC §10's
-`res.steps` shape.
+`res.steps` shape. The abilities step and the scores are `gmtags.builder.abilities`.
 
 Decisions where the seed is silent (BUILDER.md §3 where it has one):
 - Saved picks past what a step takes: the earliest count (§3.3), except that
@@ -38,8 +38,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from gmtags.builder import dice as rolls
-from gmtags.builder.answers import Answers, RecordedRoll
+from gmtags.builder import abilities
+from gmtags.builder.answers import Answers
 from gmtags.builder.card import Writer, read
 from gmtags.builder.model import Builder
 from gmtags.builder.model.steps import (
@@ -53,10 +53,6 @@ from gmtags.builder.model.steps import (
 )
 from gmtags.builder.scores import (
     Chosen,
-    grant_scores,
-    nearest_table_score,
-    offered_scores,
-    point_buy,
 )
 from gmtags.builder.training import Slot, SlotResult, Tiers, Training, What
 from gmtags.errors import Problem
@@ -142,7 +138,7 @@ class State:
         self.steps.append(step | {"kind": kind})
         return self.steps[-1]
 
-    def _blank_entry(self, step_id: str, kind: str, shown: bool = True) -> Entry:
+    def blank_entry(self, step_id: str, kind: str, shown: bool = True) -> Entry:
         return self._entry(
             {
                 "id": step_id,
@@ -162,22 +158,22 @@ class State:
     def run_step(self, step: Any) -> None:
         """One step, in the order the builder declares them."""
         if step.when is not None and not self.values().value(step.when) > 0:
-            self._blank_entry(step.id, step.kind, shown=False)
+            self.blank_entry(step.id, step.kind, shown=False)
             return
         if isinstance(step, CatalogStep):
             self._catalog(step)
         elif isinstance(step, FieldsStep):
             self._fields(step)
         elif isinstance(step, AbilitiesStep):
-            self._abilities(step)
+            abilities.abilities_step(self, step)
         elif isinstance(step, TrainedStep):
             self._trained(step)
         elif isinstance(step, StartingGearStep):
             self._gear(step)
         elif isinstance(step, ChoicesStep):
-            self._blank_entry(step.id, step.kind)
+            self.blank_entry(step.id, step.kind)
         else:
-            entry = self._blank_entry(step.id, step.kind)
+            entry = self.blank_entry(step.id, step.kind)
             entry["reasons"].append(f"{step.kind} steps are not built yet")
 
     # -- catalog steps ----------------------------------------------------------
@@ -236,7 +232,7 @@ class State:
         return closed
 
     def _catalog(self, step: CatalogStep) -> None:
-        entry_out = self._blank_entry(step.id, step.kind)
+        entry_out = self.blank_entry(step.id, step.kind)
         catalog = self.catalogs.get(step.catalog)
         if catalog is None:
             entry_out["reasons"].append(f"catalog '{step.catalog}' is not loaded")
@@ -396,14 +392,14 @@ class State:
             self.trained_grants.append(("saves", list(trained.saves or ()), trained.tier))
             for n, training in enumerate(trained.choose or ()):
                 key = f"{step.id}/{training.id}" if training.id else f"{source}/trained.{n}"
-                self.training_slots.append((step.id, self._slot(key, training, trained.tier)))
+                self.training_slots.append((step.id, self.slot(key, training, trained.tier)))
         if grants.entries is not None:
             for n, chosen in enumerate(grants.entries.choose):
                 key = f"{step.id}/{chosen.id}" if chosen.id else f"{source}/entries.{n}"
                 self.entry_slots.append((step.id, key, chosen))
         self.available.extend(grants.item_access or ())
 
-    def _slot(self, key: str, choice: Any, tier: str | None) -> Slot:
+    def slot(self, key: str, choice: Any, tier: str | None) -> Slot:
         return Slot(
             key,
             choice,
@@ -415,15 +411,15 @@ class State:
     # -- fields steps -----------------------------------------------------------
 
     def _fields(self, step: FieldsStep) -> None:
-        entry = self._blank_entry(step.id, step.kind)
+        entry = self.blank_entry(step.id, step.kind)
         shapes = {f.id: f for f in self.ruleset.sheet.fields}
         given = self.answers.step(step.id).fields or {}
         for name, value in given.items():
             shape = shapes.get(name)
             if name not in step.fields or shape is None:
-                self._problem(f"steps.{step.id}.fields.{name}", "not a field of this step")
+                self.problem(f"steps.{step.id}.fields.{name}", "not a field of this step")
             elif read_value(shape, value) != value:
-                self._problem(f"steps.{step.id}.fields.{name}", f"does not fit field '{name}'")
+                self.problem(f"steps.{step.id}.fields.{name}", f"does not fit field '{name}'")
             else:
                 self.writer.write(f"fields.{name}", value)
         entry["offered"] = list(step.fields)
@@ -455,142 +451,16 @@ class State:
                 entry["pending"] += 1
                 entry["reasons"].append(f"together at most {step.total.max} (now {total})")
 
-    # -- abilities steps --------------------------------------------------------
-
-    def _step_abilities(self, step: AbilitiesStep) -> list[str]:
-        computed = {a.id for a in self.ruleset.sheet.abilities if a.value is not None}
-        names = step.abilities or [a.id for a in self.ruleset.sheet.abilities]
-        return [a for a in names if a not in computed]
-
-    def _abilities(self, step: AbilitiesStep) -> None:
-        entry = self._blank_entry(step.id, step.kind)
-        answer = self.answers.step(step.id)
-        methods = step.methods
-        names = self._step_abilities(step)
-        own = {a: self.writer.own(f"abilities.{a}") for a in names}
-        method = answer.method
-        if method is None and not any(v is not None for v in own.values()):
-            method = step.default or methods.default
-        entry["offered"] = methods.declared
-        if method is None:
-            entry["pending"] = 1
-            entry["reasons"].append("choose a method")
-            return
-        entry["active"] = [method]
-        if method not in methods.declared:
-            entry["inactive"].append({"answer": method, "reason": "not a method of this step"})
-            entry["pending"] = 1
-            return
-        scores = dict(answer.scores or {})
-        base, pending = self._method_scores(step, method, names, scores, own)
-        self.base_scores = {**(self.base_scores or {}), **base}
-        entry["pending"] = pending
-
-    def _method_scores(
-        self,
-        step: AbilitiesStep,
-        method: str,
-        names: list[str],
-        scores: dict[str, int],
-        own: dict[str, Any],
-    ) -> tuple[dict[str, int], int]:
-        """The base scores a method gives, and the step's badge for them."""
-        methods = step.methods
-        if method == "pointBuy" and methods.point_buy is not None:
-            table = [(int(s), int(c)) for s, c in methods.point_buy.costs]
-            start: dict[str, int] = {}
-            for a in names:
-                if a in scores:
-                    start[a] = scores[a]
-                elif isinstance(own[a], int | float):
-                    start[a] = nearest_table_score(table, int(own[a]))
-                else:
-                    start[a] = table[0][0]
-            bought = point_buy(table, methods.point_buy.budget, start, names)
-            self.pools[step.id] = {
-                "budget": bought.budget,
-                "spent": bought.spent,
-                "credit": 0,
-                "remaining": bought.remaining,
-            }
-            return start, bought.pending
-        if method == "standardArray" and methods.standard_array is not None:
-            return self._assigned(step.id, list(methods.standard_array), names, scores)
-        if method == "roll" and methods.roll is not None:
-            thrown = [self._roll(step.id, str(n), methods.roll) for n in range(len(names))]
-            return self._assigned(step.id, [t for t in thrown if t is not None], names, scores)
-        if method == "rolls" and methods.rolls is not None:
-            base: dict[str, int] = {}
-            for group in methods.rolls:
-                for name in group.abilities:
-                    total = self._roll(step.id, name, group.dice)
-                    if total is not None:
-                        base[name] = total
-            return base, len([n for n in names if n not in base])
-        if method == "manual":
-            limits = methods.manual
-            low = getattr(limits, "min", None)
-            high = getattr(limits, "max", None)
-            base = {}
-            for name, value in scores.items():
-                if name in names:
-                    value = value if low is None else max(low, value)
-                    base[name] = value if high is None else min(high, value)
-            return base, 0
-        return {}, 1
-
-    def _assigned(
-        self, step_id: str, values: list[int], names: list[str], scores: dict[str, int]
-    ) -> tuple[dict[str, int], int]:
-        """A set of values the player hands out (standard array, rolled set: 004 "repartidos
-        después como un conjunto"): each used once; what is left counts in the badge."""
-        left = list(values)
-        base: dict[str, int] = {}
-        for name in names:
-            if name in scores and scores[name] in left:
-                left.remove(scores[name])
-                base[name] = scores[name]
-            elif name in scores:
-                self._problem(
-                    f"steps.scores.scores.{name}", f"{scores[name]} is not left to assign"
-                )
-        return base, len(left)
-
-    def _roll(self, step_id: str, key: str, dice_model: Any) -> int | None:
-        """A creation roll: the one in the answers, else a new one from the seed (SPEC §10)."""
-        dice = rolls.Dice(
-            dice_model.count,
-            dice_model.sides,
-            dice_model.keep,
-            dice_model.add or 0,
-            getattr(dice_model, "multiplier", None) or 1,
-        )
-        recorded: RecordedRoll | None = (self.answers.step(step_id).rolls or {}).get(key)
-        attempt = recorded.attempt if recorded is not None else 0
-        if recorded is not None and recorded.faces is not None:
-            problem = rolls.faces_problem(dice, recorded.faces)
-            if problem is not None:
-                self._problem(f"steps.{step_id}.rolls.{key}.faces", problem)
-                return None
-            made = rolls.read_roll(dice, recorded.faces)
-        else:
-            made = rolls.throw(dice, self.seed, step_id, key, attempt)
-        self.made_rolls.setdefault(step_id, {})[key] = {
-            "faces": list(made.faces),
-            "attempt": attempt,
-        }
-        return made.total
-
     # -- trained and gear steps -------------------------------------------------
 
     def _trained(self, step: TrainedStep) -> None:
-        self._blank_entry(step.id, step.kind)
+        self.blank_entry(step.id, step.kind)
         for n, choice in enumerate(step.choose or ()):
             key = f"{step.id}/{choice.id}" if choice.id else f"{step.id}/choose.{n}"
-            self.training_slots.append((step.id, self._slot(key, choice, None)))
+            self.training_slots.append((step.id, self.slot(key, choice, None)))
 
     def _gear(self, step: StartingGearStep) -> None:
-        entry = self._blank_entry(step.id, step.kind)
+        entry = self.blank_entry(step.id, step.kind)
         unfit = self.gates.unfit_kits.get(step.id, frozenset())
         kits = {kit.id: kit for kit in step.kits}
         entry["offered"] = [k for k in kits if k not in unfit]
@@ -620,7 +490,7 @@ class State:
     def finish(self) -> None:
         """What the picks gave once every step has run: scores, training, entry choices."""
         by_id = {entry["id"]: entry for entry in self.steps}
-        self._finish_scores(by_id)
+        abilities.finish_scores(self, by_id)
         self._finish_training(by_id)
         self._finish_entries(by_id)
         for step in self.builder.steps:
@@ -632,63 +502,13 @@ class State:
                 continue
             entry["pending"] += sum(choice["pending"] for choice in entry["choices"])
 
-    def _shown_at(self, kind: type, source: str, by_id: dict[str, Entry]) -> Entry:
+    def shown_at(self, kind: type, source: str, by_id: dict[str, Entry]) -> Entry:
         """Where a grant's choice is shown: the first step of `kind`, else its source step."""
         target = next(
             (s.id for s in self.builder.steps if isinstance(s, kind) and by_id[s.id]["shown"]),
             source,
         )
         return by_id[target]
-
-    def _finish_scores(self, by_id: dict[str, Entry]) -> None:
-        sheet = self.ruleset.sheet
-        computed = frozenset(a.id for a in sheet.abilities if a.value is not None)
-        highs = {a.id: a.max for a in sheet.abilities}
-        lows = {a.id: a.min for a in sheet.abilities}
-        own = {a.id: self.writer.own(f"abilities.{a.id}") for a in sheet.abilities}
-        base = {
-            a.id: int(own[a.id]) if isinstance(own[a.id], int | float) else a.default
-            for a in sheet.abilities
-        }
-        base.update(self.base_scores or {})
-        base = {a: max(lows[a], min(highs[a], v)) for a, v in base.items()}
-        chosen = self._excluding([slot for _, slot in self.ability_slots])
-        granted = grant_scores(base, highs, self.adds, chosen, computed)
-        for ability in sheet.abilities:
-            name = ability.id
-            if name in computed:
-                continue
-            if (self.base_scores and name in self.base_scores) or granted.added(name):
-                self.writer.write(f"abilities.{name}", granted.scores[name])
-        for source, slot in self.ability_slots:
-            shown = self._shown_at(AbilitiesStep, source, by_id)
-            active = [r.ability for r in granted.raises if r.source == slot.key]
-            inactive = [
-                {"answer": i.answer, "reason": i.reason}
-                for i in granted.inactive
-                if i.source == slot.key
-            ]
-            count = slot.count if slot.count is not None else slot.choice.count or 0
-            shown["choices"].append(
-                {
-                    "key": slot.key,
-                    "count": count,
-                    "offered": offered_scores(slot.choice, highs, computed),
-                    "active": active,
-                    "inactive": inactive,
-                    "pending": max(0, count - len(active)),
-                }
-            )
-
-    def _excluding(self, slots: list[Chosen]) -> list[Chosen]:
-        """Each slot with the answers of the slots its `excludeChoices` names kept out."""
-        answers = {slot.key: set(slot.answers) for slot in slots}
-        done = []
-        for slot in slots:
-            refs = slot.choice.exclude_choices or ()
-            out = frozenset().union(*(answers.get(ref, set()) for ref in refs))
-            done.append(Chosen(slot.key, slot.choice, slot.answers, slot.count, frozenset(out)))
-        return done
 
     def _finish_training(self, by_id: dict[str, Entry]) -> None:
         sheet = self.ruleset.sheet
@@ -734,7 +554,7 @@ class State:
             taken[slot.key] = set(result.active)
             if result.replacement is not None:
                 taken[slot.key] |= set(result.replacement.active)
-            shown = self._shown_at(TrainedStep, source, by_id)
+            shown = self.shown_at(TrainedStep, source, by_id)
             shown["choices"] += _choice_entries(result, slot.count or slot.choice.count or 0)
         for what in kinds:
             for name, tier in training.granted[what].items():
@@ -805,7 +625,7 @@ class State:
 
     # -- answers and problems ---------------------------------------------------
 
-    def _problem(self, path: str, message: str) -> None:
+    def problem(self, path: str, message: str) -> None:
         self.problems.append(Problem(path, message))
 
     def normalised_answers(self) -> dict[str, Any]:

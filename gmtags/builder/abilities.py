@@ -1,0 +1,210 @@
+"""The abilities step and the scores of a build (004, "abilities"; BUILDER B11–B22).
+
+An abilities step sets the base scores by its method: `pointBuy` (every score
+from the table's lowest, priced cumulatively, a hand-written score starting at
+the nearest table score), `standardArray` and `roll` (a set of values the
+player hands out, each once: 004 "repartidos después como un conjunto"),
+`rolls` (each score its group's dice) and `manual` (the answers, within
+`manual{min, max}` and the ability limits). Creation rolls are the ones in the
+answers, else new ones from the seed, one stream per roll (SPEC §10), kept
+with their faces. Once every step has run, `finish_scores` puts the picks'
+`add`s and choices on top (`gmtags.builder.scores`) and writes the scores.
+Functions over the build's `State` (`gmtags.builder.steps`).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from gmtags.builder import dice as rolls
+from gmtags.builder.answers import RecordedRoll
+from gmtags.builder.model.steps import AbilitiesStep
+from gmtags.builder.scores import (
+    Chosen,
+    grant_scores,
+    nearest_table_score,
+    offered_scores,
+    point_buy,
+)
+
+if TYPE_CHECKING:
+    from gmtags.builder.steps import Entry, State
+
+
+def step_abilities(state: State, step: AbilitiesStep) -> list[str]:
+    computed = {a.id for a in state.ruleset.sheet.abilities if a.value is not None}
+    names = step.abilities or [a.id for a in state.ruleset.sheet.abilities]
+    return [a for a in names if a not in computed]
+
+
+def abilities_step(state: State, step: AbilitiesStep) -> None:
+    entry = state.blank_entry(step.id, step.kind)
+    answer = state.answers.step(step.id)
+    methods = step.methods
+    names = step_abilities(state, step)
+    own = {a: state.writer.own(f"abilities.{a}") for a in names}
+    method = answer.method
+    if method is None and not any(v is not None for v in own.values()):
+        method = step.default or methods.default
+    entry["offered"] = methods.declared
+    if method is None:
+        entry["pending"] = 1
+        entry["reasons"].append("choose a method")
+        return
+    entry["active"] = [method]
+    if method not in methods.declared:
+        entry["inactive"].append({"answer": method, "reason": "not a method of this step"})
+        entry["pending"] = 1
+        return
+    scores = dict(answer.scores or {})
+    base, pending = _method_scores(state, step, method, names, scores, own)
+    state.base_scores = {**(state.base_scores or {}), **base}
+    entry["pending"] = pending
+
+
+def _method_scores(
+    state: State,
+    step: AbilitiesStep,
+    method: str,
+    names: list[str],
+    scores: dict[str, int],
+    own: dict[str, Any],
+) -> tuple[dict[str, int], int]:
+    """The base scores a method gives, and the step's badge for them."""
+    methods = step.methods
+    if method == "pointBuy" and methods.point_buy is not None:
+        table = [(int(s), int(c)) for s, c in methods.point_buy.costs]
+        start: dict[str, int] = {}
+        for a in names:
+            if a in scores:
+                start[a] = scores[a]
+            elif isinstance(own[a], int | float):
+                start[a] = nearest_table_score(table, int(own[a]))
+            else:
+                start[a] = table[0][0]
+        bought = point_buy(table, methods.point_buy.budget, start, names)
+        state.pools[step.id] = {
+            "budget": bought.budget,
+            "spent": bought.spent,
+            "credit": 0,
+            "remaining": bought.remaining,
+        }
+        return start, bought.pending
+    if method == "standardArray" and methods.standard_array is not None:
+        return _assigned(state, step.id, list(methods.standard_array), names, scores)
+    if method == "roll" and methods.roll is not None:
+        thrown = [creation_roll(state, step.id, str(n), methods.roll) for n in range(len(names))]
+        return _assigned(state, step.id, [t for t in thrown if t is not None], names, scores)
+    if method == "rolls" and methods.rolls is not None:
+        base: dict[str, int] = {}
+        for group in methods.rolls:
+            for name in group.abilities:
+                total = creation_roll(state, step.id, name, group.dice)
+                if total is not None:
+                    base[name] = total
+        return base, len([n for n in names if n not in base])
+    if method == "manual":
+        limits = methods.manual
+        low = getattr(limits, "min", None)
+        high = getattr(limits, "max", None)
+        base = {}
+        for name, value in scores.items():
+            if name in names:
+                value = value if low is None else max(low, value)
+                base[name] = value if high is None else min(high, value)
+        return base, 0
+    return {}, 1
+
+
+def _assigned(
+    state: State, step_id: str, values: list[int], names: list[str], scores: dict[str, int]
+) -> tuple[dict[str, int], int]:
+    """A set of values the player hands out (standard array, rolled set: 004 "repartidos
+    después como un conjunto"): each used once; what is left counts in the badge."""
+    left = list(values)
+    base: dict[str, int] = {}
+    for name in names:
+        if name in scores and scores[name] in left:
+            left.remove(scores[name])
+            base[name] = scores[name]
+        elif name in scores:
+            state.problem(f"steps.scores.scores.{name}", f"{scores[name]} is not left to assign")
+    return base, len(left)
+
+
+def creation_roll(state: State, step_id: str, key: str, dice_model: Any) -> int | None:
+    """A creation roll: the one in the answers, else a new one from the seed (SPEC §10)."""
+    dice = rolls.Dice(
+        dice_model.count,
+        dice_model.sides,
+        dice_model.keep,
+        dice_model.add or 0,
+        getattr(dice_model, "multiplier", None) or 1,
+    )
+    recorded: RecordedRoll | None = (state.answers.step(step_id).rolls or {}).get(key)
+    attempt = recorded.attempt if recorded is not None else 0
+    if recorded is not None and recorded.faces is not None:
+        problem = rolls.faces_problem(dice, recorded.faces)
+        if problem is not None:
+            state.problem(f"steps.{step_id}.rolls.{key}.faces", problem)
+            return None
+        made = rolls.read_roll(dice, recorded.faces)
+    else:
+        made = rolls.throw(dice, state.seed, step_id, key, attempt)
+    state.made_rolls.setdefault(step_id, {})[key] = {
+        "faces": list(made.faces),
+        "attempt": attempt,
+    }
+    return made.total
+
+
+def finish_scores(state: State, by_id: dict[str, Entry]) -> None:
+    sheet = state.ruleset.sheet
+    computed = frozenset(a.id for a in sheet.abilities if a.value is not None)
+    highs = {a.id: a.max for a in sheet.abilities}
+    lows = {a.id: a.min for a in sheet.abilities}
+    own = {a.id: state.writer.own(f"abilities.{a.id}") for a in sheet.abilities}
+    base = {
+        a.id: int(own[a.id]) if isinstance(own[a.id], int | float) else a.default
+        for a in sheet.abilities
+    }
+    base.update(state.base_scores or {})
+    base = {a: max(lows[a], min(highs[a], v)) for a, v in base.items()}
+    chosen = _excluding([slot for _, slot in state.ability_slots])
+    granted = grant_scores(base, highs, state.adds, chosen, computed)
+    for ability in sheet.abilities:
+        name = ability.id
+        if name in computed:
+            continue
+        if (state.base_scores and name in state.base_scores) or granted.added(name):
+            state.writer.write(f"abilities.{name}", granted.scores[name])
+    for source, slot in state.ability_slots:
+        shown = state.shown_at(AbilitiesStep, source, by_id)
+        active = [r.ability for r in granted.raises if r.source == slot.key]
+        inactive = [
+            {"answer": i.answer, "reason": i.reason}
+            for i in granted.inactive
+            if i.source == slot.key
+        ]
+        count = slot.count if slot.count is not None else slot.choice.count or 0
+        shown["choices"].append(
+            {
+                "key": slot.key,
+                "count": count,
+                "offered": offered_scores(slot.choice, highs, computed),
+                "active": active,
+                "inactive": inactive,
+                "pending": max(0, count - len(active)),
+            }
+        )
+
+
+def _excluding(slots: list[Chosen]) -> list[Chosen]:
+    """Each slot with the answers of the slots its `excludeChoices` names kept out."""
+    answers = {slot.key: set(slot.answers) for slot in slots}
+    done = []
+    for slot in slots:
+        refs = slot.choice.exclude_choices or ()
+        out = frozenset().union(*(answers.get(ref, set()) for ref in refs))
+        done.append(Chosen(slot.key, slot.choice, slot.answers, slot.count, frozenset(out)))
+    return done
