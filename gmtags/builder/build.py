@@ -189,6 +189,7 @@ class _Run:
             record["available"] = list(dict.fromkeys(state.available))
         if state.kits:
             record["kits"] = state.kits
+        record.update(state.saved)
         card, dropped = settle(self.writer, self.layer, record)
         CharacterCard.model_validate(card)  # a bug guard: the card the builder writes plays
         return BuildResult(
@@ -196,7 +197,7 @@ class _Run:
             pending={entry["id"]: entry["pending"] for entry in state.steps},
             steps=state.steps,
             pools=state.pools,
-            ledger=[],
+            ledger=state.ledger,
             profile=None,
             dropped=dropped,
             answers=state.normalised_answers(),

@@ -74,6 +74,9 @@ class Layer:
     """Builder values the player changed by hand, by path, as the card now holds them."""
     picks: list[str]
     """The builder's `picks` of last time."""
+    record: dict[str, Any] = field(default_factory=dict)
+    """The builder record the card held (what a step saved at its last build: the values an
+    initialize step wrote at "Set", …)."""
 
 
 def player_layer(card: Mapping[str, Any] | None) -> Layer:
@@ -114,7 +117,7 @@ def player_layer(card: Mapping[str, Any] | None) -> Layer:
         data["items"] = [i for i in items if not (isinstance(i, dict) and "_kit" in i)]
         if not data["items"]:
             del data["items"]
-    return Layer(data, writes, overrides, old_picks)
+    return Layer(data, writes, overrides, old_picks, record)
 
 
 @dataclass

@@ -41,6 +41,7 @@ from typing import TYPE_CHECKING, Any
 from gmtags.builder import abilities
 from gmtags.builder.answers import Answers
 from gmtags.builder.card import Writer, read
+from gmtags.builder.kinds import runner
 from gmtags.builder.model import Builder
 from gmtags.builder.model.steps import (
     AbilitiesStep,
@@ -56,7 +57,7 @@ from gmtags.builder.scores import (
 )
 from gmtags.builder.training import Slot, SlotResult, Tiers, Training, What
 from gmtags.errors import Problem
-from gmtags.ruleset.catalogs import Catalog, CatalogEntry, EntryChoice
+from gmtags.ruleset.catalogs import Catalog, CatalogEntry, EntryChoice, RatingGrant
 from gmtags.ruleset.model import Ruleset
 from gmtags.sheet.values import SheetValues, read_value
 from gmtags.state.snapshot import CharacterCard
@@ -122,6 +123,20 @@ class State:
     training_slots: list[tuple[str, Slot]] = field(default_factory=list)
     entry_slots: list[tuple[str, str, EntryChoice]] = field(default_factory=list)
     made_rolls: dict[str, dict[str, Any]] = field(default_factory=dict)
+    rating_grants: list[tuple[str, list[RatingGrant]]] = field(default_factory=list)
+    """`grants.ratings` of the active picks, with their source (`<step>/<entry>`), in order."""
+    finishers: list[Callable[[State, dict[str, Entry]], None]] = field(default_factory=list)
+    """Work a step kind does once every step has run (after the scores, the training and the
+    entry choices), in the order the steps asked for it."""
+    saved: dict[str, Any] = field(default_factory=dict)
+    """Keys a step kind keeps in the card's builder record for the next build."""
+    ledger: list[dict[str, Any]] = field(default_factory=list)
+    """SPEC §10 `res.ledger`: one line per purchase step, in purchase order."""
+
+    @property
+    def previous(self) -> dict[str, Any]:
+        """The builder record the card held before this build."""
+        return self.writer.layer.record if self.writer.layer is not None else {}
 
     # -- reading --------------------------------------------------------------
 
@@ -173,8 +188,12 @@ class State:
         elif isinstance(step, ChoicesStep):
             self.blank_entry(step.id, step.kind)
         else:
-            entry = self.blank_entry(step.id, step.kind)
-            entry["reasons"].append(f"{step.kind} steps are not built yet")
+            run = runner(step.kind)
+            if run is None:
+                entry = self.blank_entry(step.id, step.kind)
+                entry["reasons"].append(f"{step.kind} steps are not built yet")
+            else:
+                run(self, step)
 
     # -- catalog steps ----------------------------------------------------------
 
@@ -393,6 +412,8 @@ class State:
             for n, training in enumerate(trained.choose or ()):
                 key = f"{step.id}/{training.id}" if training.id else f"{source}/trained.{n}"
                 self.training_slots.append((step.id, self.slot(key, training, trained.tier)))
+        if grants.ratings:
+            self.rating_grants.append((source, list(grants.ratings)))
         if grants.entries is not None:
             for n, chosen in enumerate(grants.entries.choose):
                 key = f"{step.id}/{chosen.id}" if chosen.id else f"{source}/entries.{n}"
@@ -493,6 +514,8 @@ class State:
         abilities.finish_scores(self, by_id)
         self._finish_training(by_id)
         self._finish_entries(by_id)
+        for later in self.finishers:
+            later(self, by_id)
         for step in self.builder.steps:
             if isinstance(step, FieldsStep) and by_id[step.id]["shown"]:
                 self._fields_pending(step, by_id[step.id])
