@@ -14,17 +14,16 @@ Cross-references are checked by `gmtags.ruleset.validate`.
 from __future__ import annotations
 
 import builtins
-from functools import cached_property
 from typing import TYPE_CHECKING, Annotated, Any, Literal
 
-from pydantic import Field, field_validator, model_validator
+from pydantic import Field, model_validator
 from pydantic_core import PydanticCustomError
 
 from gmtags.ruleset.base import PromptSafe80, PromptSafe400, RulesetModel, SheetId
-from gmtags.ruleset.sheet import Advancement, LivePool, SheetField, SheetList
+from gmtags.ruleset.sheet import Advancement, LivePool, SheetField, SheetList, WithBuilder
 
 if TYPE_CHECKING:
-    from gmtags.builder.model import Builder
+    pass
 
 JsonObject = dict[str, Any]
 
@@ -71,7 +70,7 @@ class FromMember(RulesetModel):
         return self
 
 
-class Party(RulesetModel):
+class Party(WithBuilder):
     """The shared party sheet."""
 
     label: PromptSafe80
@@ -81,26 +80,9 @@ class Party(RulesetModel):
     text: PromptSafe400 | None = None
     summary: SheetSummary | None = None
     lists: Annotated[list[SheetList], Field(max_length=12)] = []
-    builder: JsonObject | None = None
     from_members: Annotated[list[FromMember], Field(max_length=8)] = Field(
         default=[], alias="fromMembers"
     )
-
-    @field_validator("builder")
-    @classmethod
-    def _builder_model(cls, builder: JsonObject | None) -> JsonObject | None:
-        """Validate `builder` strictly (004, 002); errors keep their `party.builder.…` paths."""
-        from gmtags.builder.model import parse_builder  # the builder reads the catalogs' models
-
-        parse_builder(builder)
-        return builder
-
-    @cached_property
-    def builder_model(self) -> Builder | None:
-        """`builder` as its typed model, parsed once; `builder` stays the JSON the file holds."""
-        from gmtags.builder.model import parse_builder
-
-        return parse_builder(self.builder)
 
     @model_validator(mode="after")
     def _has_something(self) -> Party:

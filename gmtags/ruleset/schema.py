@@ -165,8 +165,7 @@ _REFINE: dict[str, Refine] = {
     "Ruleset._items_model": _typed(lambda: ITEMS.core_schema),
     "Ruleset._combat_model": _typed(lambda: COMBAT.core_schema),
     "Ruleset._battle_model": _typed(lambda: BATTLE.core_schema),
-    "Sheet._builder_model": _typed(lambda: BUILDER.core_schema),
-    "Party._builder_model": _typed(lambda: BUILDER.core_schema),
+    "WithBuilder._builder_model": _typed(lambda: BUILDER.core_schema),
 }
 """Validators pydantic cannot describe, by qualified name (not module: models move files)."""
 

@@ -122,7 +122,30 @@ class Advancement(RulesetModel):
     text: PromptSafe400 | None = None
 
 
-class Sheet(RulesetModel):
+class WithBuilder(RulesetModel):
+    """A sheet with a guided builder (004): the character sheet's `builder`, and the party
+    sheet's (002, "Creación compartida del grupo")."""
+
+    builder: JsonObject | None = None
+
+    @field_validator("builder")
+    @classmethod
+    def _builder_model(cls, builder: JsonObject | None) -> JsonObject | None:
+        """Validate `builder` strictly (004); errors keep their `….builder.…` paths."""
+        from gmtags.builder.model import parse_builder  # the builder reads the catalogs' models
+
+        parse_builder(builder)
+        return builder
+
+    @cached_property
+    def builder_model(self) -> Builder | None:
+        """`builder` as its typed model, parsed once; `builder` stays the JSON the file holds."""
+        from gmtags.builder.model import parse_builder
+
+        return parse_builder(self.builder)
+
+
+class Sheet(WithBuilder):
     """The `sheet` section (strict; limits as the seeds raise them)."""
 
     version: Annotated[int, Field(ge=1)]
@@ -142,23 +165,6 @@ class Sheet(RulesetModel):
     lists: Annotated[list[SheetList], Field(max_length=20)] = []
     live: Live = Live()
     advancement: Advancement | None = None
-    builder: JsonObject | None = None
-
-    @field_validator("builder")
-    @classmethod
-    def _builder_model(cls, builder: JsonObject | None) -> JsonObject | None:
-        """Validate `builder` strictly (004); errors keep their `sheet.builder.…` paths."""
-        from gmtags.builder.model import parse_builder  # the builder reads the catalogs' models
-
-        parse_builder(builder)
-        return builder
-
-    @cached_property
-    def builder_model(self) -> Builder | None:
-        """`builder` as its typed model, parsed once; `builder` stays the JSON the file holds."""
-        from gmtags.builder.model import parse_builder
-
-        return parse_builder(self.builder)
 
 
 __all__ = [
@@ -229,6 +235,7 @@ __all__ = [
     "Untrained",
     "UntrainedBy",
     "UntrainedWord",
+    "WithBuilder",
     "WoundKind",
     "WoundLevel",
     "tagged",
