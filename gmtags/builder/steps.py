@@ -26,7 +26,8 @@ Decisions where the seed is silent (BUILDER.md §3 where it has one):
   ability score of its own on the card (004: "un personaje descrito nunca lo
   toma"); the described mode itself is a later part of the builder.
 - Starting kits are taken with `kits`; each item line is written to the card's
-  `items` (marked `_kit`); coin lines are a later part (rolled coins).
+  `items` (marked `_kit`); coin lines go to the builder record's purse
+  (`gmtags.builder.coins`).
 - Entries chosen in a `choices` step write their rows and are added to the
   card's `picks`, without their own grants (004).
 """
@@ -38,7 +39,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from gmtags.builder import abilities
+from gmtags.builder import abilities, coins
 from gmtags.builder.answers import Answers
 from gmtags.builder.card import Writer, read
 from gmtags.builder.kinds import runner
@@ -132,6 +133,9 @@ class State:
     """Keys a step kind keeps in the card's builder record for the next build."""
     ledger: list[dict[str, Any]] = field(default_factory=list)
     """SPEC §10 `res.ledger`: one line per purchase step, in purchase order."""
+    made_answers: dict[str, dict[str, Any]] = field(default_factory=dict)
+    """Answers a step kind made, by step and key, put into `res.answers` (SPEC §10): the
+    rows a rows step's `countFrom` added; a None value takes the key out (a visit used)."""
 
     @property
     def previous(self) -> dict[str, Any]:
@@ -499,8 +503,7 @@ class State:
             for line in kits[kit_id].lines:
                 if line.item is not None:
                     self.writer.item({"ref": line.item, "count": line.count or 1, "_kit": kit_id})
-                elif "coin lines are not built yet" not in entry["reasons"]:
-                    entry["reasons"].append("coin lines are not built yet")
+            coins.take_coins(self, step.id, kit_id, list(kits[kit_id].lines))
         if taken:
             self.kits[step.id] = taken
         entry["active"] = taken
@@ -657,7 +660,14 @@ class State:
         data["seed"] = self.seed
         for step_id, made in self.made_rolls.items():
             step = data.setdefault("steps", {}).setdefault(step_id, {})
-            step["rolls"] = {**made, **step.get("rolls", {})}
+            step["rolls"] = {**step.get("rolls", {}), **made}  # a made roll holds the answer's
+        for step_id, keys in self.made_answers.items():
+            step = data.setdefault("steps", {}).setdefault(step_id, {})
+            for key, value in keys.items():
+                if value is None:
+                    step.pop(key, None)
+                else:
+                    step[key] = value
         return data
 
 

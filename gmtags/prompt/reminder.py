@@ -336,6 +336,27 @@ def _available(ruleset: Ruleset, card: object) -> list[str]:
     ]
 
 
+def _purse(ruleset: Ruleset, card: object) -> list[str]:
+    """The starting coins the builder's kits gave (004, 1.157; `builder.coins`), each as its
+    amount and the unit's label from `items.currencies` (else its id)."""
+    extra = getattr(card, "model_extra", None) or {}
+    record = extra.get("builder")
+    coins = record.get("coins") if isinstance(record, dict) else None
+    if not isinstance(coins, dict):
+        return []
+    labels: dict[str, str] = {}
+    families = (ruleset.items or {}).get("currencies")
+    for family in families if isinstance(families, list) else ():
+        for unit in family.get("units", ()) if isinstance(family, dict) else ():
+            if isinstance(unit, dict) and isinstance(unit.get("id"), str):
+                labels[unit["id"]] = str(unit.get("label") or unit["id"])
+    return [
+        f"{amount} {one_line(labels.get(unit, unit))}"
+        for unit, amount in coins.items()
+        if isinstance(amount, int) and not isinstance(amount, bool) and amount > 0
+    ]
+
+
 def character_block(ruleset: Ruleset, snapshot: Snapshot, name: str) -> list[str]:
     """One character's sheet block: what the GM needs every turn (002, "Texto del GM")."""
     card = snapshot.game_character_cards.get(name)
@@ -367,6 +388,9 @@ def character_block(ruleset: Ruleset, snapshot: Snapshot, name: str) -> list[str
     available = _available(ruleset, card)
     if available:
         lines.append("  Available, not carried: " + ", ".join(available))
+    purse = _purse(ruleset, card)
+    if purse:
+        lines.append("  Coins: " + ", ".join(purse))
     live = _live_lines(ruleset, values, entry)
     if live:
         lines.append("  Now: " + "; ".join(live))
