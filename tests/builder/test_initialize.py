@@ -1,0 +1,141 @@
+"""The `initialize` step (`gmtags.builder.kinds.initialize`; 004 "Valores iniciales fijados una
+vez", BUILDER F10): the CoC sample's starting Sanity from POW, Set and Set again, and the 5e
+sample's hit point maximum and experience."""
+
+from __future__ import annotations
+
+import copy
+import json
+from typing import Any
+
+import pytest
+
+from gmtags import Ruleset, load_ruleset
+from gmtags.builder.build import BuildResult, build_character
+from tests.builder.samples import BUILDERS, five_e, points
+
+COC: dict[str, Any] = json.loads((BUILDERS / "coc-builder.json").read_text(encoding="utf-8"))
+
+
+@pytest.fixture(scope="module")
+def coc() -> Ruleset:
+    return load_ruleset(COC)
+
+
+def answers(pow_faces: list[int], **steps: dict[str, Any]) -> dict[str, Any]:
+    """CoC answers with POW rolled on `pow_faces` (×5)."""
+    rolls = {"pow": {"faces": pow_faces}}
+    return {"v": 1, "seed": 11, "steps": {"characteristics": {"rolls": rolls}, **steps}}
+
+
+POW_65 = [4, 3, 6]
+POW_80 = [6, 5, 5]
+
+
+def entry(result: BuildResult, step_id: str) -> dict[str, Any]:
+    return next(s for s in result.steps if s["id"] == step_id)
+
+
+def san(result: BuildResult) -> Any:
+    return result.card.get("fields", {}).get("san_start")
+
+
+class TestInitialize:
+    def test_f10_nothing_is_written_until_set(self, coc: Ruleset) -> None:
+        """004: the badge waits until the player sets the values; the step shows each field
+        as it is and the value it will have."""
+        result = build_character(coc, answers(POW_65))
+        assert san(result) is None
+        assert entry(result, "start")["pending"] == 1
+        assert entry(result, "start")["writes"] == [
+            {"field": "san_start", "now": None, "value": 65}
+        ]
+
+    def test_f10_set_writes_san_start_from_pow(self, coc: Ruleset) -> None:
+        """004's example: `san_start ← pow`, written at Set and kept in the builder record."""
+        result = build_character(coc, answers(POW_65, start={"set": 1}))
+        assert san(result) == 65
+        assert entry(result, "start")["pending"] == 0
+        assert result.card["builder"]["initialize"] == {
+            "start": {"set": 1, "values": {"san_start": 65}}
+        }
+
+    def test_f10_a_later_pow_change_never_rewrites_it(self, coc: Ruleset) -> None:
+        """004: reopening or changing POW later never writes the value again; the step shows
+        what Set again would replace."""
+        first = build_character(coc, answers(POW_65, start={"set": 1}))
+        later = build_character(coc, answers(POW_80, start={"set": 1}), first.card)
+        assert later.card["abilities"]["pow"] == 80
+        assert san(later) == 65
+        assert entry(later, "start")["reasons"] == ["Set again would replace san_start 65 with 80"]
+        assert entry(later, "start")["writes"] == [
+            {"field": "san_start", "now": None, "value": 80, "set": 65}
+        ]
+
+    def test_f10_only_set_again_rewrites_it(self, coc: Ruleset) -> None:
+        """004: "solo lo hace el Set again (Volver a fijar) del jugador" (`set` 2)."""
+        first = build_character(coc, answers(POW_65, start={"set": 1}))
+        changed = build_character(coc, answers(POW_80, start={"set": 1}), first.card)
+        again = build_character(coc, answers(POW_80, start={"set": 2}), changed.card)
+        assert san(again) == 80
+        assert entry(again, "start")["reasons"] == []
+        assert again.card["builder"]["initialize"]["start"] == {
+            "set": 2,
+            "values": {"san_start": 80},
+        }
+        reopened = build_character(coc, answers(POW_65, start={"set": 2}), again.card)
+        assert san(reopened) == 80
+
+    def test_a_hand_edit_after_set_is_the_players(self, coc: Ruleset) -> None:
+        """SPEC §10: a value the builder wrote and the player then changed by hand is kept
+        while the builder's own value for it stands."""
+        first = build_character(coc, answers(POW_65, start={"set": 1}))
+        card = copy.deepcopy(first.card)
+        card["fields"]["san_start"] = 58
+        kept = build_character(coc, answers(POW_80, start={"set": 1}), card)
+        assert san(kept) == 58 and kept.dropped == []
+        again = build_character(coc, answers(POW_80, start={"set": 2}), card)
+        assert san(again) == 80
+        assert again.dropped == [{"path": "fields.san_start", "value": 58}]
+
+    def test_unsetting_writes_nothing_and_drops_the_record(self, coc: Ruleset) -> None:
+        first = build_character(coc, answers(POW_65, start={"set": 1}))
+        unset = build_character(coc, answers(POW_65, start={"set": 0}), first.card)
+        assert san(unset) is None
+        assert "initialize" not in unset.card["builder"]
+        assert entry(unset, "start")["pending"] == 1
+
+    def test_a_record_of_another_shape_is_not_read(self, coc: Ruleset) -> None:
+        card = {"builder": {"initialize": {"start": {"set": 1, "values": {"san_start": "x"}}}}}
+        result = build_character(coc, answers(POW_65, start={"set": 1}), card)
+        assert san(result) == 65
+
+    def test_never_written_for_a_described_character(self, coc: Ruleset) -> None:
+        """004: "Nunca se escribe en un personaje que se describe tal como ya es"."""
+        ans = {**answers(POW_65, start={"set": 1}), "described": True}
+        assert san(build_character(coc, ans)) is None
+
+    def test_a_fixed_value_and_a_derived_one(self) -> None:
+        """The 5e sample: `hp_max ← hp_first_level` (hit die + CON modifier), `xp ← 0`."""
+        ans = {
+            "v": 1,
+            "seed": 1,
+            "steps": {
+                "class": {"picks": ["fighter"]},
+                "scores": {"method": "manual", "scores": {"con": 14}},
+                "start": {"set": 1},
+            },
+        }
+        result = build_character(load_ruleset(five_e()), ans)
+        assert (result.card["fields"]["hp_max"], result.card["fields"]["xp"]) == (12, 0)
+
+    def test_remaining_with_no_pool_built_is_reported_not_faked(self) -> None:
+        """`xp ← remaining bonus`: while no step builds the pool, it is said and not written."""
+        result = build_character(load_ruleset(points()), {"v": 1, "steps": {"start": {"set": 1}}})
+        start = entry(result, "start")
+        if "bonus" in result.pools:  # the pools part has landed: the pool's remaining is read
+            assert result.card["fields"]["xp"] == result.pools["bonus"]["remaining"]
+        else:
+            assert start["reasons"] == ["pool 'bonus' is not built yet"]
+            assert "xp" not in result.card.get("fields", {})
+        assert result.card["fields"]["luck_start"] == result.card["fields"]["luck"]
