@@ -297,6 +297,14 @@ class TestLimitsFromTheSheet:
         assert reasons(result, "virtues") == {"field/courage": why}
         assert result.pools["virtues/virtues"]["budget"] == 0
 
+    def test_a_budget_read_from_the_sheet(self) -> None:
+        """C3: every group's `budget: Ref` is read on the sheet as the steps before left it."""
+        data = vtm_data()
+        step_json(data, "virtues")["groups"][0]["budget"] = {"field": "virtue_cap"}
+        ruleset = load_ruleset(data)
+        result = build(answers(limits={"fields": {"virtue_cap": 5}}), ruleset=ruleset)
+        assert result.pools["virtues/virtues"]["budget"] == 5
+
 
 class TestRatingTiers:
     def test_a_skill_dot_writes_the_tier_at_its_index(self) -> None:
@@ -396,6 +404,19 @@ class TestOwnership:
         again = build(answers(attributes=attributes(strength=2)), fewer.card)
         assert scores(again, ["strength"]) == [4]
 
+    def test_a_difference_at_the_top_is_kept_whole(self) -> None:
+        """A difference the storage limit holds back (5 + 1 shows 5) is not lost: the dot
+        taken away again gives the edited value back."""
+        first = build(answers(attributes=attributes(strength=3)))
+        edited = copy.deepcopy(first.card)
+        edited["abilities"]["strength"] = 5
+        kept = build(answers(attributes=attributes(strength=3)), edited)
+        more = build(answers(attributes=attributes(strength=4)), kept.card)
+        assert scores(more, ["strength"]) == [5]
+        back = build(answers(attributes=attributes(strength=3)), more.card)
+        assert scores(back, ["strength"]) == [5]
+        assert back.card["builder"]["differences"] == {"abilities.strength": 1}
+
     def test_clearing_the_dots_gives_the_base_back(self) -> None:
         """Deselection is exact: with the dots cleared the card is the one no dots build."""
         first = build(answers(attributes=attributes(strength=3)))
@@ -487,3 +508,28 @@ class TestProperties:
         added = build(allocation(order, more), copy.deepcopy(first.card))
         removed = build(allocation(order, dots), added.card)
         assert json.dumps(removed.card) == json.dumps(first.card)
+
+    @settings(max_examples=60, deadline=None)
+    @given(
+        dots=dot_answers,
+        key=st.sampled_from(DOT_KEYS),
+        edited=st.sampled_from(DOT_KEYS),
+        difference=st.integers(-2, 2),
+    )
+    def test_a_hand_edit_survives_a_dot_added_and_removed(
+        self, dots: dict[str, int], key: str, edited: str, difference: int
+    ) -> None:
+        """SPEC §10: a hand-edited score keeps its difference through any change of the dots,
+        is never listed as dropped, and the dots as they were give its value back."""
+        order = ["physical", "social", "mental"]
+        first = build(allocation(order, dots))
+        card = copy.deepcopy(first.card)
+        name = edited.partition("/")[2]
+        card["abilities"][name] = max(0, min(5, card["abilities"][name] + difference))
+        kept = build(allocation(order, dots), card)
+        more = dict(dots)
+        more[key] = more.get(key, 0) + 1
+        added = build(allocation(order, more), kept.card)
+        removed = build(allocation(order, dots), added.card)
+        assert kept.dropped == added.dropped == removed.dropped == []
+        assert removed.card["abilities"] == kept.card["abilities"] == card["abilities"]

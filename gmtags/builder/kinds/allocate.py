@@ -32,9 +32,12 @@ Ownership (SPEC §10, BUILDER §3.7, C13): every write goes through
 `state.writer`, so deselection takes it back and the player's value underneath
 returns. A numeric target (ability, field, bonus) keeps the player's hand-made
 difference (card − builder) on top of the recomputed value; the builder record
-keeps the values the stages gave (`allocated`, by path) to measure it against,
-and while an edit stands the record's write of that path stays the one the
-edit was made on, so the edit is never listed in `res.dropped`. A skill or
+keeps the values the stages gave (`allocated`, by path) to measure it against
+and the differences kept (`differences`, so one clamped at a storage limit is
+not lost), and while an edit stands the record's write of that path stays the
+one the edit was made on, so the edit is never listed in `res.dropped` (the
+card values are a function of the answers and the player's differences; that
+write, like any override's, remembers where the edit was made). A skill or
 save tier edited by hand is an override like any other tier (kept until the
 builder's value for it changes). `builder.allocations[stepId]` keeps the
 positions given, the `bought` increments that count, and `notes` (C12).
@@ -68,7 +71,8 @@ Decisions where the seed is silent:
   dots alone pass its budget, each target left below its `min`, and each
   target the player edited by hand (004: "Gastar de menos, los mínimos
   imposibles y las sustituciones reciben insignias").
-- A difference kept from a hand edit is clamped to the target's storage limits.
+- A value with a kept difference is clamped to the target's storage limits (004:
+  "dentro de los límites del esquema"); the difference itself is kept whole.
 - `notes` (`annotations: true`, 004: up to 1,000 characters per target, never
   judged) are written by the editor into the card's builder record; they are
   carried to the next record for the step's targets, cut at 1,000 characters.
@@ -178,6 +182,13 @@ def _number(value: Any) -> float | None:
     if isinstance(value, bool) or not isinstance(value, int | float):
         return None
     return value if math.isfinite(value) else None
+
+
+def _numbers(saved: Any) -> dict[str, int]:
+    """A record's `{path: whole number}` map, read leniently (the card is the player's)."""
+    if not isinstance(saved, dict):
+        return {}
+    return {k: int(v) for k, v in saved.items() if _number(v) is not None and v == int(v)}
 
 
 def _clamp(target: Spot, value: int) -> int:
@@ -519,28 +530,35 @@ class _Stages:
         state = self.state
         writer = state.writer
         layer = writer.layer
-        before = state.previous.get("allocated")
-        before = before if isinstance(before, dict) else {}
+        before = _numbers(state.previous.get("allocated"))
+        kept_before = _numbers(state.previous.get("differences"))
         allocated: dict[str, int] = {}
+        differences: dict[str, int] = {}
         for path, target in self.numeric.items():
             value = self.values[path]
             allocated[path] = value
             if layer is None or path not in layer.writes:
                 continue
-            on_card = layer.overrides.get(path, layer.writes[path])
-            was = _number(before.get(path, layer.writes[path]))
-            now = _number(on_card)
-            difference = int(now - was) if now is not None and was is not None else 0
-            final = _clamp(target, value + difference) if difference else value
+            on_card = _number(layer.overrides.get(path, layer.writes[path]))
+            written = _number(layer.writes[path])
+            was = before.get(path, int(written) if written is not None else None)
+            kept = kept_before.get(path, 0)
+            difference = kept
+            if was is not None and on_card is not None and on_card != _clamp(target, was + kept):
+                difference = int(on_card) - was  # edited again since the last build
+            final = _clamp(target, value + difference)
             if path in layer.overrides:
                 writer.write(path, layer.writes[path])
                 put(writer.base, path, final)
             else:
                 writer.write(path, final)
             if difference:
+                differences[path] = difference
                 self._badge(target, difference)
         if allocated:
             state.saved["allocated"] = allocated
+        if differences:
+            state.saved["differences"] = differences
         if self.record:
             state.saved["allocations"] = self.record
 
