@@ -12,6 +12,8 @@ import pytest
 
 from gmtags import Ruleset, load_ruleset
 from gmtags.builder.build import BuildResult, build_character
+from gmtags.sheet.values import SheetValues
+from gmtags.state.snapshot import CharacterCard, LiveEntry
 from tests.builder.samples import BUILDERS, five_e, points
 
 COC: dict[str, Any] = json.loads((BUILDERS / "coc-builder.json").read_text(encoding="utf-8"))
@@ -110,6 +112,28 @@ class TestInitialize:
         result = build_character(coc, answers(POW_65, start={"set": 1}), card)
         assert san(result) == 65
 
+    def test_values_are_read_once_everything_else_is_done(self) -> None:
+        """A Ref is read on the finished sheet, even the value of a roll a later step makes."""
+        data = copy.deepcopy(COC)
+        steps = data["sheet"]["builder"]["steps"]
+        start = next(s for s in steps if s["id"] == "start")
+        steps.remove(start)
+        steps.insert(0, {**start, "writes": [{"field": "san_start", "value": {"field": "luck"}}]})
+        ans = answers(POW_65, start={"set": 1}, luck={"rolls": {"luck": {"faces": [1, 2, 3]}}})
+        assert san(build_character(load_ruleset(data), ans)) == 30
+
+    def test_f11_reads_before_is_said_to_be_another_part(self) -> None:
+        """`reads.before` (1.160) is chunk G's: the step says so and reads the finished sheet."""
+        data = copy.deepcopy(COC)
+        next(s for s in data["sheet"]["builder"]["steps"] if s["id"] == "start")["reads"] = {
+            "before": "luck"
+        }
+        result = build_character(load_ruleset(data), answers(POW_65, start={"set": 1}))
+        assert entry(result, "start")["reasons"] == [
+            "reads.before is not built yet: the finished sheet is read"
+        ]
+        assert san(result) == 65
+
     def test_never_written_for_a_described_character(self, coc: Ruleset) -> None:
         """004: "Nunca se escribe en un personaje que se describe tal como ya es"."""
         ans = {**answers(POW_65, start={"set": 1}), "described": True}
@@ -139,3 +163,15 @@ class TestInitialize:
             assert start["reasons"] == ["pool 'bonus' is not built yet"]
             assert "xp" not in result.card.get("fields", {})
         assert result.card["fields"]["luck_start"] == result.card["fields"]["luck"]
+
+
+class TestInPlay:
+    def test_f12_the_live_pool_starts_from_the_value_set(self, coc: Ruleset) -> None:
+        """004: "SAN empieza en el POW a partir del que se fijó y se queda donde la deje el
+        juego": the live pool's `startFrom` reads san_start; a stored live value wins."""
+        first = build_character(coc, answers(POW_65, start={"set": 1}))
+        later = build_character(coc, answers(POW_80, start={"set": 1}), first.card)
+        card = CharacterCard.model_validate(later.card)
+        assert SheetValues(coc, card, None).pool_value("sanity") == 65
+        played = LiveEntry(pools={"sanity": 50})
+        assert SheetValues(coc, card, played).pool_value("sanity") == 50

@@ -188,6 +188,19 @@ class TestRolls:
         assert result.card["abilities"]["str"] == 90
         assert entry(result, "luck")["active"] == ["str"]
 
+    def test_f8_a_hand_edit_is_kept_until_the_roll_changes(self, coc: Ruleset) -> None:
+        """SPEC §10: a rolled value the player changed by hand is kept until the builder's own
+        answer for it changes (here a retry, which the potential step allows)."""
+        ans = answers(potential={"rolls": {"potential": {"faces": [6, 6, 6]}}})
+        card = copy.deepcopy(build_character(coc, ans).card)
+        card["fields"]["potential"] = 70
+        assert fields(build_character(coc, ans, card))["potential"] == 70
+        retried = answers(potential={"rolls": {"potential": {"attempt": 1}}})
+        again = build_character(coc, retried, card)
+        assert again.dropped == [{"path": "fields.potential", "value": 70}]
+        retry = throw(THREE_D6_X5, 11, "potential", "potential", 1)
+        assert fields(again)["potential"] == max(retry.total, 65)
+
     def test_f9_never_rolled_for_a_described_character(self, coc: Ruleset) -> None:
         result = build_character(coc, {**answers(), "described": True})
         assert "luck" not in fields(result)

@@ -126,6 +126,14 @@ class TestRowsStep:
         names = [r["name"] for r in listed(again, "retainers")]
         assert sorted(names) == ["Bob", "Hand-written"]
 
+    def test_a_hidden_step_keeps_its_rows_in_the_answers_and_writes_none(self) -> None:
+        """004 (1.151): a hidden step keeps its answers and gives nothing."""
+        ruleset = coc(when={"const": 0})
+        result = build_character(ruleset, answers(retainers={"rows": [{"name": "Bob"}]}))
+        assert listed(result, "retainers") == []
+        assert result.answers["steps"]["retainers"]["rows"] == [{"name": "Bob"}]
+        assert entry(result, "retainers")["pending"] == 0
+
     def test_a_cell_that_cannot_be_written_is_a_problem(self, retainers: Ruleset) -> None:
         """A cell of no edited column, or one that does not fit it, is reported and left out."""
         rows = [{"name": "Bob", "loyalty": 40, "mood": "grim"}, {"name": True}]

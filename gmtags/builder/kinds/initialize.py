@@ -19,8 +19,10 @@ as it is (`now`), the value Set would write (`value`) and the value the last Set
 (`set`); a reason names each value "Set again" would replace.
 
 Decisions where the sources are silent:
-- The values are read on the finished sheet (every step done): `reads.before` (1.160) is
-  another part of the builder, and the step says so while it reads the finished sheet.
+- The values are read on the finished sheet: after every step, and after the work other
+  kinds do once every step has run (the pools' spending, the rolls read on the finished
+  sheet). `reads.before` (1.160) is another part of the builder, and the step says so while
+  it reads the finished sheet.
 - A `set` other than the recorded one (Set again, or an undo of it) writes the values as they
   are now and records them with the new count; `set` 0 (or absent) writes nothing and drops
   the record. A record that is not of the shape above, or a value in it that no longer fits
@@ -60,7 +62,10 @@ def run(state: State, step: InitializeStep) -> None:
     def finish(state: State, by_id: dict[str, Entry]) -> None:
         _initialize(state, step, by_id[step.id])
 
-    state.finishers.append(finish)
+    def after_the_others(state: State, by_id: dict[str, Entry]) -> None:
+        state.finishers.append(finish)
+
+    state.finishers.append(after_the_others)
 
 
 def last_set(state: State, step_id: str) -> tuple[int, dict[str, Any]] | None:
