@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 
 from gmtags import Ruleset, load_ruleset
 from gmtags.builder.build import BuildResult, build_character
+from tests.builder.conftest import five_e_builder
 from tests.builder.samples import BUILDERS
 
 _VTM: dict[str, Any] = json.loads((BUILDERS / "vtm-builder.json").read_text(encoding="utf-8"))
@@ -218,6 +219,46 @@ class TestBase:
             ruleset=load_ruleset(data),
         )
         assert scores(result, ["strength", "dexterity"]) == [4, 1]
+
+    def test_method_scores_are_kept(self) -> None:
+        """C1, C4: a stage never changes the abilities step's method or answers; it starts
+        from the method's scores and the grants on top (a point-bought 8 is not blank; a
+        half-elf's +2 Charisma stays over the base of a score the method left blank)."""
+        data = five_e_builder()
+        boons = {
+            "id": "boons",
+            "label": "Boons",
+            "kind": "allocate",
+            "groups": [
+                {
+                    "id": "boons",
+                    "label": "Boons",
+                    "targets": [{"ability": "str"}, {"ability": "cha"}],
+                    "base": 10,
+                    "min": 1,
+                    "max": 20,
+                    "budget": {"const": 2},
+                }
+            ],
+        }
+        data["sheet"]["builder"]["steps"].append(boons)
+        ruleset = load_ruleset(data)
+        dots = {"dots": {"ability/str": 1, "ability/cha": 1}}
+        bought = build(
+            answers(
+                race={"picks": ["half-elf"]},
+                scores={"method": "pointBuy", "scores": {"str": 8, "cha": 10}},
+                boons=dots,
+            ),
+            ruleset=ruleset,
+        )
+        assert scores(bought, ["str", "cha"]) == [9, 13]
+        assert bought.answers["steps"]["scores"]["scores"] == {"str": 8, "cha": 10}
+        blank = build(
+            answers(race={"picks": ["half-elf"]}, scores={"method": "manual"}, boons=dots),
+            ruleset=ruleset,
+        )
+        assert scores(blank, ["str", "cha"]) == [11, 13]
 
     def test_a_score_of_the_players_is_not_blank(self) -> None:
         """C4: a value the player wrote is kept; the stage starts from it."""
@@ -458,6 +499,10 @@ class TestRecord:
 
 DOT_KEYS = [f"ability/{name}" for name in PHYSICAL + SOCIAL + MENTAL]
 
+ANY_KEYS = [*DOT_KEYS, "skill/brawl", "skill/occult", "save/will", "field/courage"]
+ANY_KEYS += ["field/willpower", "bonus/brawl", "field/xp"]
+"""Target keys of every stage of the sample, and one of none."""
+
 dot_answers = st.dictionaries(st.sampled_from(DOT_KEYS), st.integers(-1, 6), max_size=9)
 orders = st.permutations(["physical", "social", "mental"])
 
@@ -533,3 +578,36 @@ class TestProperties:
         removed = build(allocation(order, dots), added.card)
         assert kept.dropped == added.dropped == removed.dropped == []
         assert removed.card["abilities"] == kept.card["abilities"] == card["abilities"]
+
+    @settings(max_examples=40, deadline=None)
+    @given(
+        priorities=st.dictionaries(
+            st.sampled_from(["physical", "social", "mental", "other"]), st.integers(0, 4)
+        ),
+        steps=st.dictionaries(
+            st.sampled_from(["attributes", "talents", "virtues", "freebies"]),
+            st.dictionaries(
+                st.sampled_from(ANY_KEYS),
+                st.integers(-2, 8),
+                max_size=6,
+            ),
+        ),
+        clan=st.lists(st.sampled_from(["brujah", "gangrel", "tremere", "ventrue"]), max_size=2),
+    )
+    def test_any_answers_build(
+        self, priorities: dict[str, int], steps: dict[str, dict[str, int]], clan: list[str]
+    ) -> None:
+        """Total: answers of the right shape always build, every group's remaining is its
+        budget minus what it spent, and every dot is active or inactive with a reason."""
+        given_steps: dict[str, Any] = {s: {"dots": dots} for s, dots in steps.items()}
+        given_steps.setdefault("attributes", {})["priorities"] = priorities
+        given_steps["clan"] = {"picks": clan}
+        result = build({"v": 1, "seed": 1, "steps": given_steps})
+        for pool in result.pools.values():
+            assert pool["remaining"] == pool["budget"] - pool["spent"]
+        for step_id, dots in steps.items():
+            entry = step(result, step_id)
+            inactive = {item["answer"] for item in entry["inactive"]}
+            for key, count in dots.items():
+                if count:
+                    assert (key in entry["active"]) != (key in inactive)

@@ -45,7 +45,10 @@ positions given, the `bought` increments that count, and `notes` (C12).
 Decisions where the seed is silent:
 - Every allocate step of a build is worked out in one pass, once every step has
   run (after the scores and the training it builds on), in the builder's step
-  order, each stage reading the card as the stages before it left it.
+  order, each stage reading the card as the stages before it left it. Like the
+  scores, the stages' values are not yet on the card a later step's `when`
+  reads during the walk; reads of the finished card (a catalog's `upTo`, an
+  entry's `offeredWhen`, finishers of later steps) see them.
 - A priority position given to two groups counts for neither: each is listed
   in `res.problems` and its dots are inactive until the positions are distinct
   (the answers do not say which of the two was meant). A group without a
