@@ -39,7 +39,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from gmtags.builder import abilities, coins
+from gmtags.builder import abilities, coins, pools
 from gmtags.builder.answers import Answers
 from gmtags.builder.card import Writer, read
 from gmtags.builder.kinds import runner
@@ -53,6 +53,7 @@ from gmtags.builder.model.steps import (
     StartingGearStep,
     TrainedStep,
 )
+from gmtags.builder.pools import Account, Charge
 from gmtags.builder.scores import (
     Chosen,
 )
@@ -133,6 +134,12 @@ class State:
     """Keys a step kind keeps in the card's builder record for the next build."""
     ledger: list[dict[str, Any]] = field(default_factory=list)
     """SPEC §10 `res.ledger`: one line per purchase step, in purchase order."""
+    accounts: dict[str, Account] = field(default_factory=dict)
+    """The creation pools as this build spent them (`gmtags.builder.pools`)."""
+    unpaid: dict[tuple[str, str], str] = field(default_factory=dict)
+    """Priced picks (step, entry) their pool did not pay on this build, and why."""
+    charges: list[Charge] = field(default_factory=list)
+    """Prices other step kinds (priced rows) ask the pools to pay, paid as priced picks."""
     made_answers: dict[str, dict[str, Any]] = field(default_factory=dict)
     """Answers a step kind made, by step and key, put into `res.answers` (SPEC §10): the
     rows a rows step's `countFrom` added; a None value takes the key out (a visit used)."""
@@ -252,6 +259,9 @@ class State:
                 continue
             if entry.offered_when is not None and not read_on.value(entry.offered_when) > 0:
                 closed[entry.id] = "not offered now (offeredWhen)"
+        if catalog is not None and step.pool is not None:
+            priced = pools.unpaid(self, step, list(catalog.entries or ()))
+            closed.update({k: v for k, v in priced.items() if k not in closed})
         return closed
 
     def _catalog(self, step: CatalogStep) -> None:
@@ -261,6 +271,8 @@ class State:
             entry_out["reasons"].append(f"catalog '{step.catalog}' is not loaded")
             return
         offered = self._offered(step, catalog)
+        if step.pool is not None:
+            pools.register(self)
         closed = self.gates.closed.get(step.id, {})
         open_ids = [e.id for e in offered if e.id not in closed]
         by_id = {e.id: e for e in offered}

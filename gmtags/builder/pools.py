@@ -1,0 +1,261 @@
+"""Creation pools and priced picks (004, "Presupuestos compartidos y compras con precio", 1.153,
+and "Selecciones y filas con precio", 1.159; BUILDER D1, D9, D14, D15, D19).
+
+004: "Declara hasta 12 reservas de creación en sheet.builder.pools. Varios pasos spend
+pueden usar una misma reserva; las reservas separadas mantienen independientes los puntos de
+ocupación y los de interés personal. Los presupuestos son referencias de valor no vivas …
+Su valor resuelto debe ser finito y estar entre 0 y 100.000. Una fuente que falta está
+'sin configurar'." A pool is worked out once every step has run (after the scores, the
+training and the allocate stages: BUILDER §2.2), in a finisher a priced catalog step or a
+spend step registers (`settle`): its budget is read on the sheet then, before any purchase;
+the priced picks are paid first, then the spend steps buy (`gmtags.builder.kinds.spend`).
+`res.pools[<pool>]` is `{budget, spent, credit, remaining}`, remaining = budget − spent +
+credit, and every priced pick is a ledger line (`{step, offer: <entry>, delta: 1, price,
+active}`) before the spend steps' lines.
+
+Credit: "Las reservas tienen un crédito cero de forma predeterminada. Fija creditLimit en el
+crédito total máximo y, de forma opcional, añade hasta 12 caps … Los topes cuentan los
+créditos brutos, con independencia del gasto positivo." `Account.takes` says whether a credit
+fits the limit and every cap whose `filter` is one of the offer's `tags`.
+
+Priced picks (1.159): "El coste de un paso de catálogo es un número o { "filter": "tier" },
+el propio filtro numérico de la entrada … un precio negativo es un crédito, limitado al
+creditLimit de la reserva … No se ofrece una selección que la reserva no pueda pagar. Las
+selecciones y las filas con precio se pagan primero y nunca se venden."
+
+Decisions where the seed is silent:
+- Points are whole: a budget that does not resolve to a whole number from 0 to 100,000 (or
+  reads nothing) leaves its pool "not configured" (budget 0): its priced picks are not
+  offered and its spend steps buy nothing, each with that reason; a price that is not a whole
+  number (a `{filter}` reading a fraction, a text or nothing) makes the entry not offered.
+- Priced picks are paid in step order and, within a step, in selection order; the credit
+  picks (negative prices) of a pool are counted first, each while it fits the credit limit,
+  then the others, each while the pool's budget plus credit less the picks paid before it
+  covers it. A saved pick the pool cannot pay (or whose credit passes the limit) is not
+  offered: inactive, kept in the answers, with the reason "pool '<id>' cannot pay it" ("…
+  takes no more credit"); the earliest picks hold (BUILDER §3.3: new data never evicts old).
+  An entry not picked is offered while what the priced picks leave covers its price: the
+  spend steps' purchases never close a pick (priced picks are paid first); a pick that
+  leaves the pool overspent suspends the spend lines instead (`kinds.spend`), never a pick.
+- The gate is read on the build before (as `offeredWhen` is, BUILDER §2.2 step 5): the
+  finisher records what each pool could pay, and `unpaid` closes the rest on the next build.
+- Caps name offer `tags`; catalog entries have none, so only the credit limit holds a
+  credit pick. A pool no shown step pays from is still listed in `res.pools` once any step
+  settles the pools.
+- Profile `budgets` (D21) and priced rows (D19 rows, 1.206) are other parts of the builder:
+  a rows step can add its rows' prices as `Charge`s to `State.charges` before the pools
+  settle, and they are paid as priced picks are.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from gmtags.builder.model import Pool
+from gmtags.builder.model.common import MAX_POOL_BUDGET
+from gmtags.builder.model.steps import CatalogStep, PickCost
+from gmtags.ruleset.catalogs import CatalogEntry
+from gmtags.sheet.values import SheetValues
+
+if TYPE_CHECKING:
+    from gmtags.builder.steps import Entry, State
+
+CANNOT_PAY = "pool '{}' cannot pay it"
+NO_CREDIT = "pool '{}' takes no more credit"
+
+
+def whole(number: float) -> int | None:
+    """`number` as a whole number of points, or None when it is not one."""
+    if not math.isfinite(number) or number != math.floor(number):
+        return None
+    return int(number)
+
+
+@dataclass
+class Account:
+    """One pool as this build spends it (module doc)."""
+
+    id: str
+    budget: int
+    reason: str | None
+    """Why the pool is not configured (None when it is)."""
+    credit_limit: int
+    caps: dict[str, int]
+    spent: int = 0
+    credit: int = 0
+    tagged: dict[str, int] = field(default_factory=dict)
+    """Gross credit taken by offers of each capped tag."""
+    left_for_picks: int = 0
+    """What the priced picks left (the gate for an entry not picked)."""
+    credit_for_picks: int = 0
+    """The credit the priced picks took."""
+
+    @property
+    def remaining(self) -> int:
+        return self.budget - self.spent + self.credit
+
+    def takes(self, amount: int, tags: tuple[str, ...] = ()) -> bool:
+        """Whether `amount` more credit fits the credit limit and the caps of `tags` (D9)."""
+        if self.credit + amount > self.credit_limit:
+            return False
+        return all(self.tagged.get(t, 0) + amount <= self.caps[t] for t in tags if t in self.caps)
+
+    def pay(self, price: int, tags: tuple[str, ...] = ()) -> None:
+        """Count a price: a positive one is spent, a negative one is credit."""
+        if price >= 0:
+            self.spent += price
+            return
+        self.credit -= price
+        for tag in tags:
+            if tag in self.caps:
+                self.tagged[tag] = self.tagged.get(tag, 0) - price
+
+    def entry(self) -> dict[str, int]:
+        """The pool's `res.pools` entry (SPEC §10)."""
+        return {
+            "budget": self.budget,
+            "spent": self.spent,
+            "credit": self.credit,
+            "remaining": self.remaining,
+        }
+
+
+def open_account(pool: Pool, values: SheetValues) -> Account:
+    """The pool with its budget read on the sheet as it stands (module doc)."""
+    read = values.value(pool.budget)
+    budget = whole(read)
+    reason = None
+    if budget is None or not 0 <= budget <= MAX_POOL_BUDGET:
+        reason = "not configured (the budget is not a whole number from 0 to 100,000)"
+        budget = 0
+    caps = {cap.filter: cap.max_credit for cap in pool.caps or ()}
+    return Account(pool.id, budget, reason, pool.credit_limit or 0, caps)
+
+
+@dataclass
+class Charge:
+    """A priced pick (or row) to pay from a pool: its step, item, price (None: no price)."""
+
+    pool: str
+    step: str
+    item: str
+    price: int | None
+
+
+def pick_price(step: CatalogStep, entry: CatalogEntry) -> int | None:
+    """A catalog step's price for `entry`: the number, or the entry's own numeric filter."""
+    cost = step.cost
+    if cost is None:
+        return None
+    if isinstance(cost, PickCost):
+        mark = (entry.filters or {}).get(cost.filter)
+        if isinstance(mark, bool) or not isinstance(mark, int | float):
+            return None
+        return whole(mark)
+    return whole(cost)
+
+
+def register(state: State) -> None:
+    """Settle the pools once every step has run (once a build, module doc)."""
+    if settle not in state.finishers:
+        state.finishers.append(settle)
+
+
+def priced_picks(state: State) -> list[Charge]:
+    """Every active pick of a shown priced catalog step, in step and selection order, then the
+    charges other step kinds added."""
+    found: list[Charge] = []
+    for step in state.builder.steps:
+        if isinstance(step, CatalogStep) and step.pool is not None:
+            for picked in state.picked.get(step.id, []):
+                found.append(
+                    Charge(step.pool, step.id, picked.entry.id, pick_price(step, picked.entry))
+                )
+    return found + list(state.charges)
+
+
+def settle(state: State, by_id: dict[str, Entry]) -> None:
+    """The pools of this build: budgets, priced picks, then every spend step (module doc)."""
+    from gmtags.builder.kinds import spend
+
+    values = state.values()
+    accounts = {pool.id: open_account(pool, values) for pool in state.builder.pools}
+    state.accounts = accounts
+    unpaid: dict[tuple[str, str], str] = {}
+    charges = priced_picks(state)
+    for charge in sorted(charges, key=lambda c: 0 if (c.price or 0) < 0 else 1):
+        account = accounts.get(charge.pool)
+        if account is None:
+            continue
+        price = charge.price
+        if account.reason is not None or price is None:
+            unpaid[(charge.step, charge.item)] = CANNOT_PAY.format(charge.pool)
+        elif price < 0 and not account.takes(-price):
+            unpaid[(charge.step, charge.item)] = NO_CREDIT.format(charge.pool)
+        elif price > 0 and account.remaining < price:
+            unpaid[(charge.step, charge.item)] = CANNOT_PAY.format(charge.pool)
+        else:
+            account.pay(price)
+    for charge in charges:
+        if charge.pool in accounts:
+            active = (charge.step, charge.item) not in unpaid
+            line = {"step": charge.step, "offer": charge.item, "delta": 1}
+            state.ledger.append(line | {"price": charge.price or 0, "active": active})
+    for account in accounts.values():
+        account.left_for_picks = account.remaining
+        account.credit_for_picks = account.credit
+    state.unpaid = unpaid
+    spend.buy_all(state, by_id, values)
+    for step in state.builder.steps:
+        pool = getattr(step, "pool", None)
+        entry = by_id.get(step.id)
+        if pool not in accounts or entry is None or not entry["shown"]:
+            continue
+        account = accounts[pool]
+        if account.reason is not None:
+            entry["reasons"].append(f"pool '{pool}' is {account.reason}")
+            entry["pending"] += 1
+        elif account.remaining < 0:
+            entry["reasons"].append(f"pool '{pool}' is overspent by {-account.remaining}")
+            entry["pending"] += 1
+    for pool_id, account in accounts.items():
+        state.pools[pool_id] = account.entry()
+
+
+def unpaid(state: State, step: CatalogStep, entries: list[CatalogEntry]) -> dict[str, str]:
+    """The entries of a priced step its pool did not pay on this build, and those it could
+    not pay now, with the reason (module doc); read by the catalog step's gate."""
+    if step.pool is None or step.pool not in state.accounts:
+        return {}
+    account = state.accounts[step.pool]
+    closed: dict[str, str] = {}
+    for entry in entries:
+        kept = state.unpaid.get((step.id, entry.id))
+        if kept is not None:
+            closed[entry.id] = kept
+            continue
+        if any(p.entry.id == entry.id for p in state.picked.get(step.id, [])):
+            continue
+        price = pick_price(step, entry)
+        if account.reason is not None or price is None:
+            closed[entry.id] = CANNOT_PAY.format(step.pool)
+        elif price < 0 and account.credit_for_picks - price > account.credit_limit:
+            closed[entry.id] = NO_CREDIT.format(step.pool)
+        elif price > 0 and account.left_for_picks < price:
+            closed[entry.id] = CANNOT_PAY.format(step.pool)
+    return closed
+
+
+__all__ = [
+    "Account",
+    "Charge",
+    "open_account",
+    "pick_price",
+    "priced_picks",
+    "register",
+    "settle",
+    "unpaid",
+    "whole",
+]
