@@ -183,7 +183,11 @@ def _demo_character(seed: int) -> str:
     built = build_character(ruleset, answers)
     name = "Ilse"
     state = Snapshot.model_validate({"gameCharacterCards": {name: built.card}})
-    later = [s["id"] + f" ({s['kind']})" for s in built.steps if s["reasons"]]
+    later = [
+        f"{s['id']} ({s['kind']})"
+        for s in built.steps
+        if any("not built yet" in reason for reason in s["reasons"])
+    ]
     pending = [f"{step}: {count}" for step, count in built.pending.items() if count]
     check = f'Ilse studies the runes. [skill_check: skill="Arcana" dc="12" who="{name}"]'
     played = process(check, ruleset, state, seed=seed)
@@ -195,7 +199,7 @@ def _demo_character(seed: int) -> str:
             rule,
             *character_block(ruleset, state, name),
             "Badges: " + (", ".join(pending) if pending else "every step done"),
-            "Steps not built yet in this version: " + (", ".join(later) or "none"),
+            *(["Steps not built yet in this version: " + ", ".join(later)] if later else []),
             rule,
             "The built character plays a check on a skill the builder trained:",
             rule,
