@@ -192,3 +192,35 @@ class TestProperties:
         assert json.dumps(one.card) == json.dumps(two.card)
         again = build(RULES, net(sequence), card=one.card)
         assert json.dumps(again.card) == json.dumps(one.card)
+
+
+class TestTheSample:
+    def test_budgets_read_after_the_allocate_stages(self) -> None:
+        """D7: the point-based sample's occupation pool is Intelligence × 20, read once the
+        attribute dots are in, and its Credit Rating is bought up to its occupation's floor
+        in one purchase."""
+        from gmtags import build_character, load_ruleset
+        from tests.builder.samples import points
+
+        rules = load_ruleset(points())
+        attributes = {
+            "priorities": {"physical": 0, "social": 1, "mental": 2},
+            "dots": {"ability/intelligence": 2},
+        }
+        answers = {
+            "v": 1,
+            "seed": 3,
+            "steps": {
+                "attributes": attributes,
+                "occupation_skills": {"buys": {"accounting": 3, "credit": 1}},
+            },
+        }
+        result = build_character(rules, answers)
+        assert result.pools["occupation"] == {
+            "budget": 60,
+            "spent": 13,
+            "credit": 0,
+            "remaining": 47,
+        }
+        assert result.card["fields"]["credit_rating"] == 10
+        assert result.card["fields"]["accounting_value"] == 8

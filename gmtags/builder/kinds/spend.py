@@ -41,6 +41,9 @@ paid price under `builder.purchases[step][offer]` as `[delta, price]` (D14).
 Decisions where the seed is silent:
 - `offered`, `active` and the `inactive` answers of a spend step name offers (the keys of
   `buys`), not targets: two offers may raise one target (occupation and interest points).
+  `offered` holds the offers that can be bought now: an offer closed by its `when` or
+  unpriced is left out; an unpriced one is named among the step's reasons instead (its
+  note) and counted once in the badge, answered or not.
 - A saved line keeps its paid price while its step is what it was (same delta at the same
   place): a price that changed since (a career change flipping an override) is shown as
   `proposed` on the line and named among the step's reasons; "Reprice saved purchases" is
