@@ -163,6 +163,12 @@ class TestPriorities:
         result = build(answers(attributes=attributes({**PRIORITIES, "arcane": 1})))
         assert [p["path"] for p in result.problems] == ["steps.attributes.priorities.arcane"]
 
+    def test_priorities_for_a_step_of_budgets_are_a_problem(self) -> None:
+        """A step whose groups have budgets takes no priorities: the answer is a problem."""
+        result = build(answers(virtues={"priorities": {"virtues": 0}}))
+        assert [p["path"] for p in result.problems] == ["steps.virtues.priorities"]
+        assert result.pools["virtues/virtues"]["budget"] == 7
+
 
 class TestSpending:
     def test_an_overspent_group_is_inactive_as_a_whole(self) -> None:

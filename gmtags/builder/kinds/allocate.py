@@ -259,6 +259,8 @@ def budgets(state: State, step: AllocateStep, values: SheetValues) -> dict[str, 
     at = f"steps.{step.id}.priorities"
     groups = [g.id for g in step.groups]
     if step.priorities is None:
+        if state.answers.step(step.id).priorities:
+            state.problem(at, f"the groups of step '{step.id}' have budgets, not priorities")
         found: dict[str, int | str] = {}
         for group in step.groups:
             number = whole(values, group.budget, MAX_BUDGET)
