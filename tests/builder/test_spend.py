@@ -360,3 +360,27 @@ class TestOwnershipAndExchange:
         result = build(rules, {"wis_to_int": 1, "int_to_st": 1}, card=OSE)
         assert lines(result, "int_to_st")[0]["active"] is False
         assert result.card["abilities"]["int"] == 10
+
+
+class TestSharedTargets:
+    def test_a_target_bought_from_two_pools(self) -> None:
+        """D15: when the occupation pool's Accounting buys no longer hold, the interest
+        pool's buys of it, made on top, wait for the repair."""
+        interest = {**ACCOUNTING, "id": "accounting_too"}
+        rules = ruleset(
+            [
+                spend(ACCOUNTING, step="occupation", pool_id="occupation"),
+                spend(interest, step="interest", pool_id="interest"),
+            ],
+            [pool("occupation", {"field": "budget"}), pool("interest", 5)],
+        )
+        answers = {
+            "occupation": {"buys": {"accounting": 3}},
+            "interest": {"buys": {"accounting_too": 2}},
+        }
+        both = build(rules, **answers)
+        assert both.card["fields"]["accounting_value"] == 10
+        fallen = build(rules, card={"fields": {"budget": 2}}, **answers)
+        assert [line["active"] for line in lines(fallen, "accounting_too")] == [False, False]
+        assert fallen.card["fields"]["accounting_value"] == 7
+        assert "waits for pool 'occupation'" in entry(fallen, "interest")["inactive"][0]["reason"]

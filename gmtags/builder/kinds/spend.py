@@ -61,8 +61,12 @@ Decisions where the seed is silent:
 - A target left below its minimum (`min`, `minFrom`) gets a badge (an impossible minimum).
 - Prices are whole numbers of points (`gmtags.builder.pools`); a curve price that is not
   whole leaves the line inactive, "not configured".
+- Shared targets (D15, "Los objetivos compartidos también suspenden las compras
+  dependientes de otras reservas"): once an offer of one pool has a line on a target that
+  does not hold, every later offer of another pool on that target is inactive ("waits for
+  pool '<id>'"), since it was priced on top of it.
 - A target both allocated and bought keeps one hand-made difference only when the last
-  step writing it is a spend step; shared targets across pools (D15) are not suspended.
+  step writing it is a spend step.
 """
 
 from __future__ import annotations
@@ -231,6 +235,8 @@ class _Book:
         self.spots: dict[str, Spot] = {}
         self.raised: set[str] = set()
         self.lowered: set[str] = set()
+        self.broken: dict[str, str] = {}
+        """Targets an earlier offer left with a line that does not hold, and its pool."""
         previous = state.previous.get(RECORD)
         self.saved: dict[str, Any] = previous if isinstance(previous, dict) else {}
         self.record: dict[str, dict[str, list[list[int | float]]]] = {}
@@ -366,6 +372,9 @@ class _Book:
             start = offer.baseline if offer.baseline is not None else offer.min
         item.start = value = start
         why = item.reason
+        other = self.broken.get(target.path)
+        if why is None and other is not None and other != item.step.pool:
+            why = f"waits for pool '{other}' (a purchase of {target.key} there does not hold)"
         baseline = offer.baseline
         if why is None and baseline is not None and offer.effect is None and start != baseline:
             why = f"not configured (starts at {_plain(start)}, its baseline is {baseline})"
@@ -405,6 +414,8 @@ class _Book:
                 ex = offer.exchange
                 self.set(item.source, self.current(item.source) - ex.units)
         item.end = value
+        if any(line.reason is not None for line in item.lines):
+            self.broken.setdefault(target.path, item.step.pool)
         if any(line.reason is None for line in item.lines):
             if offer.effect == "ownership":
                 value = max(self.current(target), value)
