@@ -37,6 +37,8 @@ Decisions where the seed is silent:
   An entry not picked is offered while what the priced picks leave covers its price: the
   spend steps' purchases never close a pick (priced picks are paid first); a pick that
   leaves the pool overspent suspends the spend lines instead (`kinds.spend`), never a pick.
+- A saved pick its pool does not pay counts in its step's badge, as the spend lines that
+  do not hold count in theirs (SPEC §10: the badge counts what cannot count).
 - The gate is read on the build before (as `offeredWhen` is, BUILDER §2.2 step 5): the
   finisher records what each pool could pay, and `unpaid` closes the rest on the next build.
 - Caps name offer `tags`; catalog entries have none, so only the credit limit holds a
@@ -220,6 +222,9 @@ def settle(state: State, by_id: dict[str, Entry]) -> None:
         elif account.remaining < 0:
             entry["reasons"].append(f"pool '{pool}' is overspent by {-account.remaining}")
             entry["pending"] += 1
+        if isinstance(step, CatalogStep):
+            refused = (CANNOT_PAY.format(pool), NO_CREDIT.format(pool))
+            entry["pending"] += sum(1 for item in entry["inactive"] if item["reason"] in refused)
     for pool_id, account in accounts.items():
         state.pools[pool_id] = account.entry()
 

@@ -100,6 +100,7 @@ class TestPricedPicks:
             {"answer": "stone", "reason": "pool 'bonus' cannot pay it"}
         ]
         assert saved.pools["bonus"]["remaining"] == 2
+        assert entry(saved, "gifts")["pending"] == 1
         assert [row["name"] for row in saved.card["lists"]["gifts"]] == ["ember"]
 
     def test_the_earliest_picks_hold(self) -> None:
