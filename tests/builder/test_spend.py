@@ -184,6 +184,23 @@ class TestCredit:
         assert result.card["abilities"]["st"] == 12
         assert result.pools["points"]["remaining"] == 10
 
+    def test_raising_a_lowered_value_returns_its_credit(self) -> None:
+        """ST lowered by two, then raised by one: the last credit line goes, exactly."""
+        rules = ruleset([spend(GURPS_ST)], [pool("points", 30, creditLimit=40)])
+        lowered = build(rules, {"st": -2})
+        raised = build(rules, {"st": -1}, card=lowered.card)
+        assert lines(raised, "st") == lines(lowered, "st")[:1]
+        assert raised.pools["points"]["credit"] == 10
+        assert raised.card["abilities"]["st"] == 9
+
+    def test_buying_then_lowering_never_makes_credit(self) -> None:
+        """ST raised by one, then lowered by one: the purchase goes, no credit is made."""
+        rules = ruleset([spend(GURPS_ST)], [pool("points", 30, creditLimit=40)])
+        bought = build(rules, {"st": 1})
+        back = build(rules, {"st": 0}, card=bought.card)
+        assert back.ledger == []
+        assert back.pools["points"] == {"budget": 30, "spent": 0, "credit": 0, "remaining": 30}
+
     def test_gurps_st_not_below_its_min(self) -> None:
         """min 7: the fourth step down is inactive."""
         rules = ruleset([spend(GURPS_ST)], [pool("points", 30, creditLimit=40)])
