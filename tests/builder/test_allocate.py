@@ -464,6 +464,30 @@ class TestOwnership:
         assert scores(back, ["strength"]) == [5]
         assert back.card["builder"]["differences"] == {"abilities.strength": 1}
 
+    def test_a_target_bought_later_keeps_one_difference(self) -> None:
+        """A target a later spend step buys is the spend step's to write last: the player's
+        difference is kept once, on top of the stages and the purchases together."""
+        data = vtm_data()
+        data["sheet"]["builder"]["pools"] = [{"id": "xp", "label": "XP", "budget": {"const": 5}}]
+        offer = {"id": "willpower", "label": "Willpower", "target": {"field": "willpower"}}
+        offer |= {"cost": {"flat": 1}, "min": 0, "max": 10}
+        training = {"id": "training", "label": "Training", "kind": "spend", "pool": "xp"}
+        data["sheet"]["builder"]["steps"].append(training | {"offers": [offer]})
+        ruleset = load_ruleset(data)
+
+        def given_answers(dots: int) -> dict[str, Any]:
+            freebies = {"dots": {"field/willpower": dots}}
+            return answers(freebies=freebies, training={"buys": {"willpower": 2}})
+
+        first = build(given_answers(1), ruleset=ruleset)
+        assert first.card["fields"]["willpower"] == 3
+        edited = copy.deepcopy(first.card)
+        edited["fields"]["willpower"] = 5
+        kept = build(given_answers(1), edited, ruleset=ruleset)
+        fewer = build(given_answers(0), kept.card, ruleset=ruleset)
+        assert [kept.card["fields"]["willpower"], fewer.card["fields"]["willpower"]] == [5, 4]
+        assert kept.dropped == fewer.dropped == []
+
     def test_clearing_the_dots_gives_the_base_back(self) -> None:
         """Deselection is exact: with the dots cleared the card is the one no dots build."""
         first = build(answers(attributes=attributes(strength=3)))

@@ -74,6 +74,9 @@ Decisions where the seed is silent:
   dots alone pass its budget, each target left below its `min`, and each
   target the player edited by hand (004: "Gastar de menos, los mínimos
   imposibles y las sustituciones reciben insignias").
+- A target a shown spend step buys after the last allocate stage naming it is
+  the spend step's to write last: the stages leave it at their value, and the
+  spend step keeps the player's difference (`gmtags.builder.kinds.spend`).
 - A value with a kept difference is clamped to the target's storage limits (004:
   "dentro de los límites del esquema"); the difference itself is kept whole.
 - `notes` (`annotations: true`, 004: up to 1,000 characters per target, never
@@ -88,6 +91,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from gmtags.builder.card import put
+from gmtags.builder.model.priced import SpendStep
 from gmtags.builder.model.steps import AllocateGroup, AllocateStep, target_key
 from gmtags.ruleset.catalogs import RatingTarget
 from gmtags.ruleset.refs import RulesetValueRef
@@ -127,7 +131,23 @@ def finish(state: State, by_id: dict[str, Entry]) -> None:
     for step in state.builder.steps:
         if isinstance(step, AllocateStep) and by_id[step.id]["shown"]:
             stages.stage(step, by_id[step.id])
-    stages.keep_differences()
+    stages.keep_differences(bought_later(state, by_id))
+
+
+def bought_later(state: State, by_id: dict[str, Entry]) -> frozenset[str]:
+    """The keys of targets a shown spend step after the last shown allocate step naming
+    them buys: that spend step is the last to write them, and keeps their difference."""
+    last: dict[str, int] = {}
+    later: set[str] = set()
+    for place, step in enumerate(state.builder.steps):
+        if not by_id.get(step.id, {}).get("shown"):
+            continue
+        if isinstance(step, AllocateStep):
+            for group in step.groups:
+                last.update({target_key(t): place for t in group.targets})
+        elif isinstance(step, SpendStep):
+            later.update(target_key(o.target) for o in step.offers if target_key(o.target) in last)
+    return frozenset(later)
 
 
 # ---------------------------------------------------------------------------
@@ -529,9 +549,10 @@ class _Stages:
 
     # -- the player's differences ----------------------------------------------
 
-    def keep_differences(self) -> None:
+    def keep_differences(self, bought_later: frozenset[str] = frozenset()) -> None:
         """SPEC §10, BUILDER §3.7: a numeric target keeps the player's difference (module
-        doc); the record keeps the stages' values and the positions and purchases."""
+        doc); the record keeps the stages' values and the positions and purchases. A target
+        a later spend step buys keeps the stages' value for it to build on."""
         state = self.state
         writer = state.writer
         layer = writer.layer
@@ -540,6 +561,8 @@ class _Stages:
         allocated: dict[str, int] = {}
         differences: dict[str, int] = {}
         for path, target in self.numeric.items():
+            if target.key in bought_later:
+                continue
             value = self.values[path]
             allocated[path] = value
             if layer is None or path not in layer.writes:
