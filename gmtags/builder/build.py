@@ -34,10 +34,12 @@ from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
 
+from gmtags.builder import priced_rows
 from gmtags.builder import steps as kinds
 from gmtags.builder.answers import Answers, read_answers
 from gmtags.builder.card import Layer, Writer, player_layer, settle
 from gmtags.builder.model import Builder
+from gmtags.builder.model.priced import RowsStep
 from gmtags.errors import Problem, RulesetError
 from gmtags.ruleset.model import Ruleset
 from gmtags.sheet.values import SheetValues
@@ -71,6 +73,8 @@ class Gates:
     counts: dict[str, int] = field(default_factory=dict)
     hidden_fields: dict[str, frozenset[str]] = field(default_factory=dict)
     unfit_kits: dict[str, frozenset[str]] = field(default_factory=dict)
+    unpaid_rows: dict[str, dict[int, str]] = field(default_factory=dict)
+    """Per priced rows step, the rows its pool did not pay (`gmtags.builder.priced_rows`)."""
 
 
 def _builder(ruleset: Ruleset, party: bool) -> Builder:
@@ -153,6 +157,8 @@ class _Run:
                     most = step.max if step.max is not None else kinds.MAX_PICKS
                     whole = math.floor(counted) if math.isfinite(counted) else 0
                     decided.counts[step.id] = max(0, min(whole, most))
+            elif isinstance(step, RowsStep) and step.pool is not None:
+                decided.unpaid_rows[step.id] = priced_rows.unpaid_rows(self.state, step)
             elif isinstance(step, kinds.FieldsStep) and step.shown_when:
                 decided.hidden_fields[step.id] = frozenset(
                     name for name, ref in step.shown_when.items() if not values.value(ref) > 0

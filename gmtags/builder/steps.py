@@ -140,6 +140,8 @@ class State:
     """Priced picks (step, entry) their pool did not pay on this build, and why."""
     charges: list[Charge] = field(default_factory=list)
     """Prices other step kinds (priced rows) ask the pools to pay, paid as priced picks."""
+    row_prices: dict[str, list[int | None]] = field(default_factory=dict)
+    """Per priced rows step, each answered row's price (`gmtags.builder.priced_rows`)."""
     made_answers: dict[str, dict[str, Any]] = field(default_factory=dict)
     """Answers a step kind made, by step and key, put into `res.answers` (SPEC §10): the
     rows a rows step's `countFrom` added; a None value takes the key out (a visit used)."""

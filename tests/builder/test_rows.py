@@ -154,11 +154,43 @@ class TestRowsStep:
         assert [p["path"] for p in result.problems] == ["steps.retainers.rows.0.loyalty"]
         assert "loyalty" not in listed(result, "retainers")[0]
 
-    def test_e9_priced_rows_say_they_are_not_built_yet(self) -> None:
-        """Priced rows (`pool`, `cost`: BUILDER D19) are another part: the step says so."""
-        result = build_character(load_ruleset(points()), {"v": 1, "seed": 1})
-        reasons = entry(result, "traits")["reasons"]
-        assert reasons == ["priced rows and rows from a catalog are not built yet"]
+    def test_e9_priced_rows_are_paid_from_their_pool(self) -> None:
+        """004 (1.159): a rows step's cost `{column: cost}` is read from each row and paid from
+        the pool; a negative price is credit within the pool's creditLimit (a flaw funds
+        merits). Bonus points: a budget of 10, credit up to 6."""
+        rows = [{"name": "Iron Will", "cost": 3}, {"name": "Nightmares", "cost": -2}]
+        result = build_character(
+            load_ruleset(points()), {"v": 1, "seed": 1, "steps": {"traits": {"rows": rows}}}
+        )
+        assert [r["name"] for r in listed(result, "traits")] == ["Iron Will", "Nightmares"]
+        assert result.pools["bonus"]["spent"] - result.pools["bonus"]["credit"] == 1
+        lines = [line for line in result.ledger if line["step"] == "traits"]
+        assert [(line["offer"], line["price"], line["active"]) for line in lines] == [
+            ("0", 3, True),
+            ("1", -2, True),
+        ]
+
+    def test_e9_a_row_the_pool_cannot_pay_is_not_written(self) -> None:
+        """004: "No se ofrece una selección que la reserva no pueda pagar": the row stays in the
+        answers, inactive, and counts in the badge."""
+        rows = [{"name": "Wealth", "cost": 8}, {"name": "Luck", "cost": 5}]
+        result = build_character(
+            load_ruleset(points()), {"v": 1, "seed": 1, "steps": {"traits": {"rows": rows}}}
+        )
+        assert [r["name"] for r in listed(result, "traits")] == ["Wealth"]
+        assert entry(result, "traits")["inactive"] == [
+            {"answer": 1, "reason": "pool 'bonus' cannot pay it"}
+        ]
+        assert entry(result, "traits")["pending"] >= 1
+        assert result.answers["steps"]["traits"]["rows"] == rows
+
+    def test_e9_removing_a_row_gives_its_price_back(self) -> None:
+        ruleset = load_ruleset(points())
+        one = [{"name": "Iron Will", "cost": 3}]
+        first = build_character(ruleset, {"v": 1, "seed": 1, "steps": {"traits": {"rows": one}}})
+        after = build_character(ruleset, {"v": 1, "seed": 1}, first.card)
+        assert after.pools["bonus"]["remaining"] == first.pools["bonus"]["remaining"] + 3
+        assert listed(after, "traits") == []
 
 
 class TestCountFrom:

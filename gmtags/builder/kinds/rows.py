@@ -32,8 +32,8 @@ Decisions where the sources are silent:
   and the visit is used up there (`visited` taken out), so a row the player then removes
   stays removed until the step is visited again. `described: true` never adds rows.
 - A cell is filled unless absent, None or text that is only blank.
-- Priced rows (`pool`, `cost`) and rows copied from a catalog (`from`) are another part
-  (BUILDER D19/D20): the step says so and builds its rows unpriced.
+- Priced rows (`pool`, `cost`) and rows copied from a catalog (`from`, answered as
+  `picks`) are `gmtags.builder.priced_rows` (BUILDER D19/D20).
 """
 
 from __future__ import annotations
@@ -41,6 +41,7 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING, Any
 
+from gmtags.builder import priced_rows
 from gmtags.builder.model.priced import RowsStep
 from gmtags.ruleset.sheet.lists import SheetList
 from gmtags.sheet.values import read_value
@@ -53,10 +54,8 @@ Row = dict[str, Any]
 
 def run(state: State, step: RowsStep) -> None:
     """The step's rows written to its list; `countFrom`'s rows and the badge once every
-    step has run (module doc)."""
+    step has run (module doc). Priced rows and copies from a catalog: `priced_rows`."""
     entry = state.blank_entry(step.id, step.kind)
-    if step.pool is not None or step.cost is not None or step.from_ is not None:
-        entry["reasons"].append("priced rows and rows from a catalog are not built yet")
     shape = next((s for s in state.ruleset.sheet.lists if s.id == step.list), None)
     if shape is None:
         entry["reasons"].append(f"list '{step.list}' is not on the sheet")
@@ -66,17 +65,30 @@ def run(state: State, step: RowsStep) -> None:
         _cells(state, step, shape, n, row)
         for n, row in enumerate(state.answers.step(step.id).rows or [])
     ]
+    copied = priced_rows.copies(state, step)
+    refs: list[str | None] = [None] * len(rows) + [ref for ref, _ in copied]
+    rows += [{**new_row(step, shape), **values} for _, values in copied]
     entry["inactive"] = [
         {"answer": n, "reason": f"the step takes at most {most} rows"}
         for n in range(most, len(rows))
     ]
     written = rows[:most]
+    unpaid = priced_rows.charge(state, step, written)
     for n, row in enumerate(written):
-        state.writer.row(step.list, {**row, "_pick": step.id, "_row": n})
+        if n in unpaid:
+            reason = state.gates.unpaid_rows[step.id][n]
+            entry["inactive"].append({"answer": n, "reason": reason})
+            continue
+        mark: Row = {"_pick": step.id, "_row": n}
+        if refs[n] is not None:
+            mark["_catalog"] = refs[n]
+        state.writer.row(step.list, {**row, **mark})
     anchor = _last_row(state, step.list)
+    paid = [row for n, row in enumerate(written) if n not in unpaid]
 
     def finish(state: State, by_id: dict[str, Entry]) -> None:
-        _count_from(state, step, shape, written, anchor, by_id[step.id])
+        _count_from(state, step, shape, paid, anchor, by_id[step.id])
+        by_id[step.id]["pending"] += len(unpaid)
 
     state.finishers.append(finish)
 
