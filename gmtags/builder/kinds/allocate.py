@@ -90,12 +90,13 @@ import math
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from gmtags.builder import targets
 from gmtags.builder.card import put
 from gmtags.builder.model.priced import SpendStep
 from gmtags.builder.model.steps import AllocateGroup, AllocateStep, target_key
+from gmtags.builder.targets import Spot
 from gmtags.ruleset.catalogs import RatingTarget
 from gmtags.ruleset.refs import RulesetValueRef
-from gmtags.ruleset.sheet import NumberField
 from gmtags.sheet.values import SheetValues
 
 if TYPE_CHECKING:
@@ -107,15 +108,6 @@ MAX_LIMIT = 10_000
 """004: base, min and max "deben resolverse en números enteros de 0 a 10.000"."""
 MAX_NOTE = 1_000
 """004: "annotations: true ofrece hasta 1.000 caracteres por objetivo"."""
-
-PATHS = {
-    "ability": "abilities",
-    "field": "fields",
-    "bonus": "bonuses",
-    "skill": "skills",
-    "save": "saves",
-}
-"""The card section each kind of target lives in (`ability/strength` → `abilities.strength`)."""
 
 
 def run(state: State, step: AllocateStep) -> None:
@@ -154,46 +146,10 @@ def bought_later(state: State, by_id: dict[str, Entry]) -> frozenset[str]:
 # targets
 
 
-@dataclass(frozen=True)
-class Spot:
-    """A target as the card holds it: its key, path, storage limits and tier map."""
-
-    key: str
-    path: str
-    low: int
-    high: int
-    tiers: tuple[str, ...] | None
-    default: int
-
-
 def spot(state: State, target: RatingTarget) -> Spot | None:
-    """Where `target` lives on the card, or None when the sheet has no such target."""
-    key = target_key(target)
-    kind, _, name = key.partition("/")
-    path = f"{PATHS[kind]}.{name}"
-    sheet = state.ruleset.sheet
-    if kind == "ability":
-        ability = next((a for a in sheet.abilities if a.id == name), None)
-        if ability is None or ability.value is not None:
-            return None
-        return Spot(key, path, ability.min, ability.max, None, ability.default)
-    if kind == "field":
-        found = next((f for f in sheet.fields if f.id == name), None)
-        if not isinstance(found, NumberField):
-            return None
-        low, high = math.ceil(found.min), math.floor(found.max)
-        default = int(found.default) if found.default is not None else 0
-        return Spot(key, path, low, high, None, max(low, min(high, default)))
-    if kind == "bonus":
-        named = {s.id for s in sheet.skills} | {s.id for s in sheet.saves}
-        if name not in named:
-            return None
-        return Spot(key, path, sheet.bonus_range.min, sheet.bonus_range.max, None, 0)
-    tiers = next((m.tiers for m in state.builder.rating_tiers if target_key(m.target) == key), None)
-    known = sheet.skills if kind == "skill" else sheet.saves
-    if tiers is None or not any(s.id == name for s in known):
-        return None
-    return Spot(key, path, 0, len(tiers) - 1, tuple(tiers), 0)
+    """Where `target` lives on the card, counted in dots (`targets.Spot.whole`)."""
+    found = targets.spot(state, target)
+    return None if found is None else found.whole()
 
 
 def _tier_of(value: Any) -> str | None:
@@ -215,7 +171,8 @@ def _numbers(saved: Any) -> dict[str, int]:
 
 
 def _clamp(target: Spot, value: int) -> int:
-    return max(target.low, min(target.high, value))
+    """`value` within the target's limits (whole: `spot` rounds them inward)."""
+    return int(max(target.low, min(target.high, value)))
 
 
 # ---------------------------------------------------------------------------
@@ -363,7 +320,7 @@ class _Stages:
             self.blank[target.path] = method is None and _number(own_value) is None
             number = _number(value)
             if self.blank[target.path] and number is not None:
-                self.raised[target.path] = int(number) - _clamp(target, target.default)
+                self.raised[target.path] = int(number) - _clamp(target, int(target.default))
         number = self._as_number(target, value)
         self.values[target.path] = number
         return number
@@ -371,7 +328,7 @@ class _Stages:
     def _as_number(self, target: Spot, value: Any) -> int:
         if target.tiers is None:
             number = _number(value)
-            return int(number) if number is not None else target.default
+            return int(number) if number is not None else int(target.default)
         tier = _tier_of(value)
         if tier is None:
             return 0
@@ -410,9 +367,10 @@ class _Stages:
                     sets.append(grant.set)
                 if grant.add is not None:
                     adds += grant.add
+        high = int(target.high)
         if sets:
-            value = max(value, min(target.high, max(sets)))
-        return min(target.high, value + adds) if adds else value
+            value = max(value, min(high, max(sets)))
+        return min(high, value + adds) if adds else value
 
     def write(self, target: Spot, value: int) -> None:
         """The stage's value on the card, through the writer (module doc)."""

@@ -79,16 +79,12 @@ from gmtags.builder import pools
 from gmtags.builder.card import put
 from gmtags.builder.model.common import Cost
 from gmtags.builder.model.priced import Offer, SpendStep
-from gmtags.builder.model.steps import target_key
-from gmtags.ruleset.catalogs import RatingTarget
-from gmtags.ruleset.sheet import NumberField
+from gmtags.builder.targets import Spot, spot
 from gmtags.sheet.values import SheetValues
 
 if TYPE_CHECKING:
     from gmtags.builder.steps import Entry, State
 
-PATHS = {"ability": "abilities", "field": "fields", "bonus": "bonuses", "skill": "skills"}
-PATHS["save"] = "saves"
 MAX_LINES = 1000
 """004: "con como máximo 1.000 líneas de compra por oferta"."""
 RECORD = "purchases"
@@ -122,47 +118,6 @@ def buy_all(state: State, by_id: dict[str, Entry], values: SheetValues) -> None:
 
 # ---------------------------------------------------------------------------
 # targets
-
-
-@dataclass(frozen=True)
-class Spot:
-    """A target as the card holds it: its key, path, storage limits and tier map."""
-
-    key: str
-    path: str
-    low: float
-    high: float
-    tiers: tuple[str, ...] | None
-    default: float
-
-
-def spot(state: State, target: RatingTarget) -> Spot | None:
-    """Where `target` lives on the card, or None when the sheet has no such target."""
-    key = target_key(target)
-    kind, _, name = key.partition("/")
-    path = f"{PATHS[kind]}.{name}"
-    sheet = state.ruleset.sheet
-    if kind == "ability":
-        ability = next((a for a in sheet.abilities if a.id == name), None)
-        if ability is None or ability.value is not None:
-            return None
-        return Spot(key, path, ability.min, ability.max, None, ability.default)
-    if kind == "field":
-        found = next((f for f in sheet.fields if f.id == name), None)
-        if not isinstance(found, NumberField):
-            return None
-        default = found.default if found.default is not None else 0
-        return Spot(key, path, found.min, found.max, None, max(found.min, min(found.max, default)))
-    if kind == "bonus":
-        named = {s.id for s in sheet.skills} | {s.id for s in sheet.saves}
-        if name not in named:
-            return None
-        return Spot(key, path, sheet.bonus_range.min, sheet.bonus_range.max, None, 0)
-    tiers = next((m.tiers for m in state.builder.rating_tiers if target_key(m.target) == key), None)
-    known = sheet.skills if kind == "skill" else sheet.saves
-    if tiers is None or not any(s.id == name for s in known):
-        return None
-    return Spot(key, path, 0, len(tiers) - 1, tuple(tiers), 0)
 
 
 def _number(value: Any) -> float | None:
