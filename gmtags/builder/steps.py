@@ -39,7 +39,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from gmtags.builder import abilities, coins, pools
+from gmtags.builder import abilities, coins, pools, ratings
 from gmtags.builder.answers import Answers
 from gmtags.builder.card import Writer, read
 from gmtags.builder.kinds import runner
@@ -531,6 +531,7 @@ class State:
         abilities.finish_scores(self, by_id)
         self._finish_training(by_id)
         self._finish_entries(by_id)
+        ratings.free_ratings(self, by_id)
         for later in self.finishers:
             later(self, by_id)
         for step in self.builder.steps:
