@@ -4,15 +4,17 @@
   with every problem at its path;
 - `answers`: the answers document of SPEC §10, read strictly;
 - `build`: `build_character`, the card recomputed from the ruleset, the
-  answers and the card (`steps` walks the step kinds, `card` keeps what is
-  the player's, `scores` and `training` are the arithmetic of grants, `dice`
-  the creation rolls).
+  answers and the card (`steps` walks the step kinds, `kinds/` holds the
+  allocate, spend, rows, roll and initialize kinds, `abilities` the scores,
+  `card` keeps what is the player's, `scores`, `training` and `ratings` are
+  the arithmetic of grants, `pools` and `priced_rows` the creation pools and
+  their ledger, `dice` and `coins` the creation rolls);
+- `cli`: `gmtags character build` and `show`.
 
-Built so far: the step kinds of BUILDER chunk B (catalog, fields, abilities,
-trained, startingGear, choices) and their grants. Not yet: allocate, spend,
-rows, roll and initialize steps, pools and ledgers, profiles, quotas,
-constraints, described characters, borrowed catalogs and the party builder
-(later parts of the builder).
+Built: every step kind of 004 with its grants, pools, prices and ledger
+(BUILDER chunks A–F). Not yet (later parts): profiles, `reads.before`,
+quotas, constraints, described characters, borrowed catalogs, the party
+builder and the terminal wizard (chunks G–I).
 """
 
 # The builder's models read the ruleset's (catalogs, sheet) and the ruleset's import

@@ -11,18 +11,22 @@ The order (BUILDER §2.2): the player's layer (`gmtags.builder.card`), then the
 steps in their declared order, each seeing the card as the steps before it
 left it for its `when`; an abilities step sets the base scores; every active
 pick writes its picks, rows, `sets`, training and item access; then the
-abilities `add`s and choices (`gmtags.builder.scores`) and the training
-choices (`gmtags.builder.training`). Reads of "the sheet as it is" (a catalog
-step's `upTo`, `countFrom` and an entry's `offeredWhen`, a kit's `fits`, a
-field's `shownWhen`) are made on the finished card and the build is made
-again with what they decide, to a fixpoint of at most 8 builds (BUILDER §3.11).
+abilities `add`s and choices (`gmtags.builder.scores`), the training choices
+(`gmtags.builder.training`), the entry choices, the free rating dots
+(`gmtags.builder.ratings`), and what the other step kinds do once every step
+has run, in step order: the allocate stages, the pools (priced picks and rows
+paid first, then every spend step's ledger: `gmtags.builder.pools`), the
+rolls and the initialize writes (`gmtags.builder.kinds`). Reads of "the sheet
+as it is" (a catalog step's `upTo`, `countFrom` and an entry's `offeredWhen`,
+a kit's `fits`, a field's `shownWhen`, what a pool can pay) are made on the
+finished card and the build is made again with what they decide, to a
+fixpoint of at most 8 builds (BUILDER §3.11).
 
-This version builds the step kinds of BUILDER chunk B: `catalog`, `fields`,
-`abilities`, `trained`, `startingGear` and `choices`. A step of another kind
-(`allocate`, `spend`, `rows`, `roll`, `initialize`) is listed with the reason
-"not built yet" and changes nothing; so are profiles, described characters,
-quotas and constraints (later parts of the builder). Decisions where the seed
-is silent are in each helper's docstring and in `BUILDER.md` §3.
+Every step kind of 004 is built (BUILDER chunks B–F). Not yet: profiles,
+`reads.before`, quotas, choice slots counted from the sheet across steps,
+constraints, described characters, borrowed catalogs and the party builder
+(BUILDER chunks G–I, later parts). Decisions where the seed is silent are in
+each module's docstring and in `BUILDER.md` §3.
 """
 
 from __future__ import annotations

@@ -2,8 +2,8 @@
 
 A module here exposes `run(state, step)`, called when its step's turn comes in the walk
 (`gmtags.builder.steps.State.run_step`); work that needs every step done first goes in
-`state.finishers`. A kind of `LATER` with no module yet is listed by the build as "not built
-yet" and changes nothing (absent, and said to be absent).
+`state.finishers`. A kind of `LATER` with no module is listed by the build as "not built
+yet" and changes nothing (absent, and said to be absent); every one has its module now.
 """
 
 from __future__ import annotations
