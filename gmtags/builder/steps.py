@@ -39,7 +39,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from gmtags.builder import abilities, coins, pools, ratings
+from gmtags.builder import abilities, coins, pools, quotas, ratings
 from gmtags.builder.answers import Answers
 from gmtags.builder.card import Writer, read
 from gmtags.builder.kinds import runner
@@ -300,8 +300,9 @@ class State:
         if replaces and len(valid) > 1:
             inactive += [{"answer": p, "reason": "replaced by a later pick"} for p in valid[:-1]]
             valid = valid[-1:]
-        inactive += [{"answer": p, "reason": f"the step takes {most}"} for p in valid[most:]]
-        active = valid[:most]
+        tally = quotas.count(step, [by_id[p] for p in valid], most)
+        inactive += tally.inactive
+        active = tally.active
         active += self._group_defaults([e for e in offered if e.id in open_ids], active, asked)
         for pick in active:
             self._apply_pick(step, catalog, by_id[pick])
@@ -310,8 +311,9 @@ class State:
             offered=open_ids,
             active=active,
             inactive=inactive,
-            pending=max(0, asked - len(active)),
+            pending=max(0, asked - len(active), tally.short),
         )
+        entry_out["reasons"] += tally.reasons
 
     def _group_defaults(
         self, offered: Sequence[CatalogEntry], active: Sequence[str], asked: int
@@ -637,15 +639,17 @@ class State:
             ]
             by = {e.id: e for e in offered}
             count = choice.count or 0
-            active: list[str] = []
+            valid: list[str] = []
             inactive: list[Entry] = []
             for answer in self.answers.choices.get(key, []):
-                if answer not in by or answer in active:
+                if answer not in by or answer in valid:
                     inactive.append({"answer": answer, "reason": "not offered by this choice"})
-                elif len(active) >= count:
-                    inactive.append({"answer": answer, "reason": f"the choice takes {count}"})
                 else:
-                    active.append(answer)
+                    valid.append(answer)
+            tally = quotas.count(choice, [by[a] for a in valid], count, "choice")
+            inactive += tally.inactive
+            active = tally.active
+            shown["reasons"] += tally.reasons
             for answer in active:
                 chosen_anywhere.add(answer)
                 entry = by[answer]
@@ -660,7 +664,7 @@ class State:
                     "offered": list(by),
                     "active": active,
                     "inactive": inactive,
-                    "pending": max(0, min(count, len(by)) - len(active)),
+                    "pending": max(0, min(count, len(by)) - len(active), tally.short),
                 }
             )
 
