@@ -7,10 +7,13 @@
 - `show --ruleset R.json --card C.json [--name N]` prints the character as
   the GM's sheet block shows it, then its badges, rebuilt from the answers
   the card's builder record keeps.
+- `new --ruleset R.json --out OUT.json [--card C.json] [--seed N]` is the
+  terminal wizard (`gmtags.builder.wizard`): a card with builder answers is
+  taken up where it was left; `w` writes OUT.json, `q` quits without writing.
 
 Exit codes (SPEC §1): 0 done, 1 an invalid ruleset, answers or card (one
-clear message naming the place), 2 usage. `--party` (the party builder) and
-`character new` (the terminal wizard) are later parts of the builder.
+clear message naming the place), 2 usage. `--party` (the party builder) is a
+later part of the builder.
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ from pydantic import ValidationError
 
 from gmtags.builder.answers import load_answers, read_answers
 from gmtags.builder.build import BuildResult, build_character
+from gmtags.builder.wizard import Wizard
 from gmtags.cli_common import fail, guard, read_ruleset
 from gmtags.errors import AnswersError, Problem, RulesetError, SnapshotError, json_path
 from gmtags.jsonfile import JsonTextError, dumps, loads
@@ -148,6 +152,39 @@ def show_command(ruleset_path: str, card_path: str, name: str) -> None:
     click.echo("Builder: " + ("every step done" if not badges else f"{len(badges)} steps pending"))
     for line in badges:
         click.echo(f"  {line}")
+
+
+@character.command("new")
+@click.option("--ruleset", "ruleset_path", required=True, help="The ruleset JSON file.")
+@click.option("--out", "out_path", required=True, help="Where `w` writes the card.")
+@click.option("--card", "card_path", help="The card to build on (its builder answers resume).")
+@click.option("--seed", type=click.IntRange(0, 2**63 - 1), help="The creation dice seed.")
+@click.option("--name", default="Character", show_default=True, help="The character's name.")
+def new_command(
+    ruleset_path: str, out_path: str, card_path: str | None, seed: int | None, name: str
+) -> None:
+    """Build a character step by step in the terminal (keys: ? in the wizard)."""
+    ruleset = read_ruleset(ruleset_path)
+    if ruleset.sheet.builder_model is None:
+        fail("ruleset cannot build a character:\n  sheet.builder: this ruleset has no builder")
+    card = _read_card(card_path) if card_path else None
+    record = card.get("builder") if card else None
+    saved = record.get("answers") if isinstance(record, dict) else None
+    if saved is not None:
+        try:
+            read_answers(saved)
+        except AnswersError as error:
+            lines = [f"  builder.answers.{problem}" for problem in error.problems]
+            fail("\n".join([f"card {card_path} is invalid:", *lines]))
+    wizard = Wizard(ruleset, answers=saved, card=card, seed=seed, out=out_path, name=name)
+    click.echo(wizard.start())
+    while not wizard.done:
+        try:
+            line = click.prompt(wizard.prompt, default="", show_default=False, prompt_suffix="")
+        except click.Abort:  # end of input or Ctrl-C: as `q`
+            click.echo("")
+            line = "q"
+        click.echo(wizard.feed(line))
 
 
 __all__ = ["character"]

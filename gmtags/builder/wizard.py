@@ -1,0 +1,676 @@
+"""`gmtags character new`: the builder's terminal wizard (SPEC §10, BUILDER §2.6).
+
+The wizard keeps only the answers (SPEC §10) and rebuilds the card with
+`build_character` after every change, so Back/Next, undo and redo are exact by
+construction: the card is a pure function of the ruleset, the answers and the
+card the wizard started on. `Wizard` is the whole loop as a core that takes one
+input line and returns the text to show (`feed`), so it is tested without a
+terminal; the command reads the lines with click prompts.
+
+The screen: a top line of the shown steps with their badges
+(`[race✓] subrace✓ class(1) level(1) scores(27 left) …`, the current step in
+brackets); the step's body by its kind, every choice in it numbered (catalog
+entries, fields, methods, kits, then the options of each choice slot the step
+shows); the character so far (`character_block`, the GM's sheet block, and the
+pools). Keys:
+
+    n / b          next / back (they never block: a badge is a reminder)
+    g <step>       go to a step (its id, label or place in the top line)
+    N              pick or unpick numbered entry N (a kit, a method, a choice option;
+                   a field: prompt for it and the fields after it)
+    N <value>      a field's value (`-` clears it)
+    i N            entry N's summary
+    <ability> <n>  an abilities step's score (`int 15`)
+    set            an initialize step's Set (again: Set again)
+    retry <roll>   a roll step's retry of a roll
+    = <key> <json> any step's answer key, as JSON (`= dots {"ability/str": 2}`); `= <key>`
+                   drops it: the honest editor for allocate, spend, rows and the rest
+    u / r          undo / redo an answer
+    w              write the card to --out (even with badges pending: they are listed)
+    q              quit without writing (a card written before stays as written)
+    ?              this help
+
+Decisions where BUILDER §2.6 is silent:
+- A catalog step that takes one entry (`max` 1, no `countFrom`), and a choice slot of count
+  1, replace the earlier answer when another is picked; the others add and remove.
+- A number not on the list, an unknown step, a score that is not a number or an answer key
+  that does not fit the answers document is said and ignored: the answers do not change.
+- Going to a rows step marks it `visited` (BUILDER §3.14), as the web page's `goto` does;
+  that mark is not an undo step of its own.
+- `w` does not quit: the player may write, go on and write again; `q` never writes.
+- `a`ll-fields (the card's own values) is the web page's; here `--card` gives them.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from gmtags.builder.answers import read_answers
+from gmtags.builder.build import build_character
+from gmtags.builder.dice import Dice
+from gmtags.builder.model.steps import AbilitiesStep, CatalogStep, FieldsStep, StartingGearStep
+from gmtags.errors import AnswersError
+from gmtags.jsonfile import dumps
+from gmtags.prompt.reminder import character_block
+from gmtags.prompt.text import signed
+from gmtags.ruleset.model import Ruleset
+from gmtags.sheet.values import SheetValues
+from gmtags.state.snapshot import CharacterCard, Snapshot
+
+HELP = __doc__.split("Keys:\n\n", 1)[1].split("\n\nDecisions", 1)[0] if __doc__ else ""
+"""The keys, as the module doc lists them."""
+
+MAX_HISTORY = 200
+"""Undo steps kept (the oldest go first)."""
+
+
+@dataclass(frozen=True)
+class Item:
+    """One numbered thing in a step's body: what a number picks or unpicks."""
+
+    kind: str  # "pick", "kit", "method", "field" or "choice"
+    value: str
+    slot: str = ""
+    """A choice option's slot key."""
+
+
+class Wizard:
+    """The wizard's loop over one character's answers (module doc)."""
+
+    def __init__(
+        self,
+        ruleset: Ruleset,
+        *,
+        answers: dict[str, Any] | None = None,
+        card: dict[str, Any] | None = None,
+        seed: int | None = None,
+        out: str | Path | None = None,
+        name: str = "Character",
+    ) -> None:
+        model = ruleset.sheet.builder_model
+        if model is None:
+            raise ValueError("this ruleset has no builder")
+        self.ruleset = ruleset
+        self.model = model
+        self.card = card
+        self.out = Path(out) if out is not None else None
+        self.name = name
+        start = copy.deepcopy(answers) if answers is not None else {"v": 1}
+        if seed is not None:
+            start["seed"] = seed
+        self.result = build_character(ruleset, start, card)
+        self.history: list[dict[str, Any]] = [self.result.answers]
+        self.place = 0
+        self.at = 0
+        self.asking: list[str] = []
+        self.done = False
+        self.labels = _labels(ruleset)
+        self._mark_visited()
+
+    # -- the loop -------------------------------------------------------------
+
+    @property
+    def answers(self) -> dict[str, Any]:
+        return self.history[self.place]
+
+    @property
+    def step_id(self) -> str:
+        return self.model.steps[self.at].id
+
+    @property
+    def prompt(self) -> str:
+        """What the command prompts with: a field's name while asking for it."""
+        if self.asking:
+            field = self.asking[0]
+            return f"{self.labels.get(field, field)} [{self._field_now(field)}]: "
+        return f"{self.step_id}> "
+
+    def start(self) -> str:
+        return self.screen()
+
+    def feed(self, line: str) -> str:
+        """One input line → the text to show (a message, then the screen)."""
+        if self.done:
+            return ""
+        if self.asking:
+            return self._answer_field(line)
+        words = line.strip().split(maxsplit=1)
+        if not words:
+            return self.screen()
+        key, rest = words[0], words[1] if len(words) > 1 else ""
+        command = self._commands().get(key.lower())
+        if command is not None:
+            return command(rest.strip())
+        if key.isdigit():
+            return self._number(int(key), rest.strip())
+        return self._abilities_score(key, rest.strip())
+
+    def _commands(self) -> dict[str, Callable[[str], str]]:
+        return {
+            "n": lambda _: self._go(self._shown_after(1), edge=True),
+            "b": lambda _: self._go(self._shown_after(-1), edge=True),
+            "g": self._goto,
+            "u": lambda _: self._undo(-1),
+            "r": lambda _: self._undo(1),
+            "w": lambda _: self.write(),
+            "q": lambda _: self.quit(),
+            "?": lambda _: HELP,
+            "h": lambda _: HELP,
+            "i": self._info,
+            "set": lambda _: self._initialize(),
+            "retry": self._retry,
+            "=": self._edit_key,
+        }
+
+    # -- navigation -----------------------------------------------------------
+
+    def _shown(self) -> list[int]:
+        shown = {s["id"] for s in self.result.steps if s["shown"]}
+        return [n for n, s in enumerate(self.model.steps) if s.id in shown]
+
+    def _shown_after(self, by: int) -> int:
+        order = self._shown() or [self.at]
+        later = [n for n in order if (n > self.at if by > 0 else n < self.at)]
+        if not later:
+            return self.at
+        return later[0] if by > 0 else later[-1]
+
+    def _go(self, at: int, edge: bool = False) -> str:
+        moved, note = at != self.at, ""
+        self.at = at
+        self._mark_visited()
+        if edge and not moved:
+            note = "(the first step)" if at == (self._shown() or [at])[0] else "(the last step)"
+        return self.screen(note)
+
+    def _goto(self, where: str) -> str:
+        where = where.strip()
+        order = self._shown()
+        if where.isdigit() and 1 <= int(where) <= len(order):
+            return self._go(order[int(where) - 1])
+        for n, step in enumerate(self.model.steps):
+            if where.lower() in (step.id.lower(), step.label.lower()):
+                return self._go(n)
+        names = ", ".join(self.model.steps[n].id for n in order)
+        return f"no step {where!r} (the steps: {names})"
+
+    def _mark_visited(self) -> None:
+        step = self.model.steps[self.at]
+        if step.kind == "rows" and not self.answers.get("steps", {}).get(step.id, {}).get(
+            "visited"
+        ):
+            answers = copy.deepcopy(self.answers)
+            answers.setdefault("steps", {}).setdefault(step.id, {})["visited"] = True
+            self.result = build_character(self.ruleset, answers, self.card)
+            self.history[self.place] = self.result.answers
+
+    # -- changes and history ----------------------------------------------------
+
+    def _change(self, edit: Callable[[dict[str, Any]], None], note: str = "") -> str:
+        answers = copy.deepcopy(self.answers)
+        edit(answers)
+        _prune(answers)
+        try:
+            read_answers(answers)
+        except AnswersError as error:
+            problems = "; ".join(str(p) for p in error.problems)
+            return f"not taken (the answers would not fit: {problems})\n" + self.screen()
+        self.result = build_character(self.ruleset, answers, self.card)
+        del self.history[self.place + 1 :]
+        self.history.append(self.result.answers)
+        if len(self.history) > MAX_HISTORY:
+            del self.history[0]
+        self.place = len(self.history) - 1
+        return self.screen(note)
+
+    def _undo(self, by: int) -> str:
+        place = self.place + by
+        if not 0 <= place < len(self.history):
+            return "nothing to " + ("undo" if by < 0 else "redo")
+        self.place = place
+        self.result = build_character(self.ruleset, self.answers, self.card)
+        return self.screen("undone" if by < 0 else "redone")
+
+    def _step_answer(self, answers: dict[str, Any]) -> dict[str, Any]:
+        step: dict[str, Any] = answers.setdefault("steps", {}).setdefault(self.step_id, {})
+        return step
+
+    # -- writing and quitting -------------------------------------------------
+
+    def pending_badges(self) -> list[str]:
+        return [
+            f"{s['id']}({s['pending']})" for s in self.result.steps if s["shown"] and s["pending"]
+        ]
+
+    def card_text(self) -> str:
+        return dumps(self.result.card, indent=2) + "\n"
+
+    def write(self) -> str:
+        if self.out is None:
+            return "no --out file to write to"
+        try:
+            self.out.write_text(self.card_text(), encoding="utf-8")
+        except OSError as error:
+            return f"cannot write card file {self.out}: {error.strerror}"
+        pending = self.pending_badges()
+        if pending:
+            return f"wrote {self.out}; warning: still pending: " + " ".join(pending)
+        return f"wrote {self.out}; every step done"
+
+    def quit(self) -> str:
+        self.done = True
+        return "quit without writing"
+
+    # -- the screen -----------------------------------------------------------
+
+    def entry(self, step_id: str | None = None) -> dict[str, Any]:
+        wanted = step_id or self.step_id
+        for step in self.result.steps:
+            if step["id"] == wanted:
+                return step
+        return {"id": wanted, "shown": False, "pending": 0, "choices": [], "offered": []}
+
+    def top_line(self) -> str:
+        parts = []
+        for n in self._shown():
+            step = self.model.steps[n]
+            badge = self._badge(step.id)
+            parts.append(f"[{step.id}{badge}]" if n == self.at else f"{step.id}{badge}")
+        return " ".join(parts)
+
+    def _badge(self, step_id: str) -> str:
+        pending = self.entry(step_id)["pending"]
+        pool = self.result.pools.get(step_id)
+        left = pool["remaining"] if pool else 0
+        notes = [str(pending)] if pending else []
+        if left:
+            notes.append(f"{left} left")
+        return f"({', '.join(notes)})" if notes else "✓"
+
+    def screen(self, note: str = "") -> str:
+        step = self.model.steps[self.at]
+        entry = self.entry()
+        lines = [note] if note else []
+        lines += [self.top_line(), "", f"{step.label} ({step.kind})"]
+        if not entry["shown"]:
+            lines.append("  (not shown for this character: its answers are kept, unused)")
+        lines += [f"  {reason}" for reason in entry.get("reasons", [])]
+        lines += self.body()
+        lines += ["", *self.character(), "", "keys: n b g u r w q ?  (N picks, i N shows)"]
+        return "\n".join(lines)
+
+    def character(self) -> list[str]:
+        snapshot = Snapshot.model_validate({"gameCharacterCards": {self.name: self.result.card}})
+        lines = character_block(self.ruleset, snapshot, self.name)
+        fields = self.result.card.get("fields") or {}
+        written = [f"{self.labels.get(k, k)} {v}" for k, v in fields.items() if v not in ("", None)]
+        if written:
+            lines.insert(1, "  Fields: " + ", ".join(written))
+        for pool_id, pool in self.result.pools.items():
+            lines.append(
+                f"  Pool {pool_id}: {pool['spent']} of {pool['budget']} spent, "
+                f"{pool['remaining']} left"
+            )
+        return lines
+
+    def items(self) -> list[Item]:
+        """The step's numbered things, in the order the body lists them."""
+        step = self.model.steps[self.at]
+        entry = self.entry()
+        answer = self.answers.get("steps", {}).get(step.id, {})
+        found: list[Item] = []
+        if isinstance(step, CatalogStep):
+            ids = list(entry.get("offered", []))
+            ids += [p for p in answer.get("picks", []) if p not in ids]
+            found += [Item("pick", i) for i in ids]
+        elif isinstance(step, StartingGearStep):
+            found += [Item("kit", kit.id) for kit in step.kits]
+        elif isinstance(step, FieldsStep):
+            found += [Item("field", f) for f in step.fields]
+        elif isinstance(step, AbilitiesStep):
+            found += [Item("method", m) for m in entry.get("offered", [])]
+        for slot in entry.get("choices", []):
+            values = list(slot["offered"])
+            chosen = self.answers.get("choices", {}).get(slot["key"], [])
+            values += [v for v in chosen if v not in values]
+            found += [Item("choice", v, slot["key"]) for v in values]
+        return found
+
+    def body(self) -> list[str]:
+        step = self.model.steps[self.at]
+        entry = self.entry()
+        lines: list[str] = []
+        slot_seen = ""
+        for n, item in enumerate(self.items(), 1):
+            if item.kind == "choice" and item.slot != slot_seen:
+                slot_seen = item.slot
+                lines.append(self._slot_line(entry, item.slot))
+            lines.append(f"  {n:>2}. {self._item_line(entry, item)}")
+        if isinstance(step, AbilitiesStep):
+            lines[len(entry.get("offered", [])) : len(entry.get("offered", []))] = (
+                self._score_table(step)
+            )
+        elif step.kind in ("allocate", "spend", "rows", "roll", "initialize"):
+            lines += self._other_body(step.kind, entry)
+        elif not lines:
+            lines.append("  (nothing to choose here for this character)")
+        return lines
+
+    def _slot_line(self, entry: dict[str, Any], key: str) -> str:
+        slot = next(s for s in entry["choices"] if s["key"] == key)
+        badge = f", {slot['pending']} to choose" if slot["pending"] else ", done"
+        return f"  {key}: choose {slot['count']}{badge}"
+
+    def label(self, item: Item) -> str:
+        """An item's label: a kit's own, else the catalog's or the sheet's for its id."""
+        step = self.model.steps[self.at]
+        if item.kind == "kit" and isinstance(step, StartingGearStep):
+            return next((k.label for k in step.kits if k.id == item.value), item.value)
+        return self.labels.get(item.value, item.value)
+
+    def _item_line(self, entry: dict[str, Any], item: Item) -> str:
+        label = self.label(item)
+        if item.kind == "field":
+            return f"{label}: {self._field_now(item.value)}"
+        if item.kind == "choice":
+            slot = next(s for s in entry["choices"] if s["key"] == item.slot)
+            active, inactive = slot["active"], slot["inactive"]
+        else:
+            active, inactive = entry.get("active", []), entry.get("inactive", [])
+        reasons = {i["answer"]: i["reason"] for i in inactive}
+        mark = "[x]" if item.value in active else "[!]" if item.value in reasons else "[ ]"
+        text = f"{mark} {label}"
+        if item.value in reasons:
+            text += f"  (kept, not counted: {reasons[item.value]})"
+        summary = self._summary(item)
+        if summary and item.kind in ("pick", "kit"):
+            text += f" - {summary[:60]}{'…' if len(summary) > 60 else ''}"
+        return text
+
+    def _summary(self, item: Item) -> str:
+        step = self.model.steps[self.at]
+        if item.kind == "pick" and isinstance(step, CatalogStep):
+            for catalog in self.ruleset.catalog_models:
+                if catalog.id == step.catalog:
+                    for e in catalog.entries or ():
+                        if e.id == item.value:
+                            return e.summary or ""
+        if item.kind == "kit" and isinstance(step, StartingGearStep):
+            for kit in step.kits:
+                if kit.id == item.value:
+                    lines = [line.item or f"{line.coins} coins" for line in kit.lines]
+                    return kit.summary or ", ".join(str(x) for x in lines)
+        return ""
+
+    def _field_now(self, field: str) -> str:
+        value = (self.result.card.get("fields") or {}).get(field)
+        return "-" if value in (None, "") else str(value)
+
+    def _score_table(self, step: AbilitiesStep) -> list[str]:
+        """Base (the method's: a typed score, point buy's lowest, else `-` while unassigned),
+        bonus (what picks and choices add on top), total and modifier."""
+        answer = self.answers.get("steps", {}).get(step.id, {})
+        typed = answer.get("scores", {})
+        method = (self.entry().get("active") or [None])[0]
+        lowest = None
+        if method == "pointBuy" and step.methods.point_buy is not None:
+            lowest = int(step.methods.point_buy.costs[0][0])
+        card = CharacterCard.model_validate(self.result.card)
+        values = SheetValues(self.ruleset, card, None)
+        lines = ["  ability            base  bonus  total  mod"]
+        for ability in self.ruleset.sheet.abilities:
+            if ability.value is not None:
+                continue
+            if step.abilities is not None and ability.id not in step.abilities:
+                continue
+            total = int(values.ability_score(ability.id))
+            start = typed.get(ability.id, lowest)
+            base, bonus = ("-", "-") if start is None else (str(start), f"{total - start:+}")
+            mod = signed(values.ability_mod(ability.id))
+            name = f"{ability.id} {ability.label}"[:18]
+            lines.append(f"  {name:<18} {base:>4}  {bonus:>5}  {total:>5}  {mod:>3}")
+        pool = self.result.pools.get(step.id)
+        if pool:
+            lines.append(f"  points: {pool['spent']} of {pool['budget']}, {pool['remaining']} left")
+        rolled = self._rolled(step)
+        if rolled:
+            lines.append("  rolled: " + rolled)
+        lines.append("  type `<ability> <score>` (int 15); a number picks a method")
+        return lines
+
+    def _rolled(self, step: AbilitiesStep) -> str:
+        methods, answer = step.methods, self.answers.get("steps", {}).get(step.id, {})
+        if answer.get("method") != "roll" or methods.roll is None:
+            return ""
+        made = answer.get("rolls", {})
+        d = methods.roll
+        dice = Dice(d.count, d.sides, d.keep, d.add or 0, d.multiplier or 1)
+        return ", ".join(
+            f"{dice.total(made[k]['faces'])} {made[k]['faces']}"
+            for k in sorted(made, key=lambda k: int(k) if k.isdigit() else 0)
+            if "faces" in made[k]
+        )
+
+    def _other_body(self, kind: str, entry: dict[str, Any]) -> list[str]:
+        answer = self.answers.get("steps", {}).get(self.step_id, {})
+        lines = [f"  answer: {json.dumps(answer, ensure_ascii=False)}"]
+        for roll_key, roll in (entry.get("rolls") or {}).items():
+            lines.append(f"  {roll_key}: {roll.get('result')} (faces {roll.get('faces')})")
+        for write in entry.get("writes") or ():
+            now = write.get("set", write.get("now"))
+            now = "-" if now is None else now
+            lines.append(f"  {write['field']}: now {now}, Set writes {write.get('value')}")
+        for key in ("offered", "active"):
+            if entry.get(key) and kind not in ("roll", "initialize"):
+                lines.append(f"  {key}: {', '.join(map(str, entry[key]))}")
+        hint = {
+            "allocate": '= dots {"ability/str": 2}   = priorities {"group": 0}',
+            "spend": '= buys {"offer": 1}',
+            "rows": '= rows [{"column": "value"}]',
+            "roll": "retry <roll>",
+            "initialize": "set",
+        }.get(kind, "= <key> <json>")
+        lines.append(f"  edit: {hint}")
+        return lines
+
+    # -- the step's own editing -------------------------------------------------
+
+    def _number(self, number: int, rest: str) -> str:
+        items = self.items()
+        if not 1 <= number <= len(items):
+            span = f"1-{len(items)}" if items else "none here"
+            return f"no entry {number} here ({span}); nothing changed"
+        item = items[number - 1]
+        if item.kind == "field":
+            if rest:
+                return self._set_field(item.value, rest)
+            fields = [i.value for i in items if i.kind == "field"]
+            self.asking = fields[fields.index(item.value) :]
+            return "enter a value; empty keeps it, - clears it"
+        return self._toggle(item)
+
+    def _toggle(self, item: Item) -> str:
+        step = self.model.steps[self.at]
+        label = self.label(item)
+
+        def edit(answers: dict[str, Any]) -> None:
+            if item.kind == "method":
+                self._step_answer(answers)["method"] = item.value
+                return
+            if item.kind == "choice":
+                slot = next(s for s in self.entry()["choices"] if s["key"] == item.slot)
+                holder, key, single = (
+                    answers.setdefault("choices", {}),
+                    item.slot,
+                    slot["count"] == 1,
+                )
+            else:
+                holder = self._step_answer(answers)
+                key = "picks" if item.kind == "pick" else "kits"
+                single = (
+                    isinstance(step, CatalogStep)
+                    and step.count_from is None
+                    and (step.max or 1) == 1
+                )
+            chosen = list(holder.get(key, []))
+            if item.value in chosen:
+                chosen.remove(item.value)
+            elif single:
+                chosen = [item.value]
+            else:
+                chosen.append(item.value)
+            holder[key] = chosen
+
+        was = item.value in self._chosen(item)
+        verb = "method" if item.kind == "method" else "unpicked" if was else "picked"
+        return self._change(edit, f"{verb} {label}")
+
+    def _chosen(self, item: Item) -> list[str]:
+        if item.kind == "choice":
+            chosen: list[str] = self.answers.get("choices", {}).get(item.slot, [])
+            return chosen
+        answer = self.answers.get("steps", {}).get(self.step_id, {})
+        return list(answer.get("picks" if item.kind == "pick" else "kits", []))
+
+    def _answer_field(self, line: str) -> str:
+        field = self.asking.pop(0)
+        text = line.strip()
+        note = self._set_field(field, text) if text else ""
+        if self.asking:
+            return note.split("\n", 1)[0] if note else ""
+        return note or self.screen()
+
+    def _set_field(self, field: str, text: str) -> str:
+        shape = next((f for f in self.ruleset.sheet.fields if f.id == field), None)
+        value: Any = text
+        if text == "-":
+            value = None
+        elif shape is not None and shape.type == "number":
+            try:
+                number = float(text)
+            except ValueError:
+                return f"{field}: {text!r} is not a number; nothing changed"
+            value = int(number) if number.is_integer() else number
+        elif shape is not None and shape.type in ("bool", "boolean", "checkbox"):
+            value = text.lower() in ("y", "yes", "true", "1", "x")
+
+        def edit(answers: dict[str, Any]) -> None:
+            fields = self._step_answer(answers).setdefault("fields", {})
+            if value is None:
+                fields.pop(field, None)
+            else:
+                fields[field] = value
+
+        return self._change(edit, f"{field} = {'-' if value is None else value}")
+
+    def _abilities_score(self, key: str, rest: str) -> str:
+        step = self.model.steps[self.at]
+        ability = next(
+            (
+                a.id
+                for a in self.ruleset.sheet.abilities
+                if key.lower() in (a.id.lower(), a.label.lower())
+            ),
+            None,
+        )
+        if not isinstance(step, AbilitiesStep) or ability is None:
+            return f"unknown key {key!r}; ? lists the keys"
+        try:
+            score = int(rest)
+        except ValueError:
+            return f"{ability}: {rest!r} is not a whole number; nothing changed"
+
+        def edit(answers: dict[str, Any]) -> None:
+            answer = self._step_answer(answers)
+            answer.setdefault("method", self.entry().get("active", [None])[0] or "manual")
+            answer.setdefault("scores", {})[ability] = score
+
+        return self._change(edit, f"{ability} {score}")
+
+    def _info(self, rest: str) -> str:
+        items = self.items()
+        if not rest.isdigit() or not 1 <= int(rest) <= len(items):
+            return f"no entry {rest or '?'} here; i N shows entry N"
+        item = items[int(rest) - 1]
+        label = self.label(item)
+        return f"{label}: {self._summary(item) or '(no summary)'}"
+
+    def _initialize(self) -> str:
+        if self.model.steps[self.at].kind != "initialize":
+            return "set: only on an initialize step"
+
+        def edit(answers: dict[str, Any]) -> None:
+            answer = self._step_answer(answers)
+            answer["set"] = int(answer.get("set", 0)) + 1
+
+        return self._change(edit, "Set")
+
+    def _retry(self, key: str) -> str:
+        entry, step = self.entry(), self.model.steps[self.at]
+        if step.kind != "roll" or key not in (entry.get("rolls") or {}):
+            return f"retry: no roll {key!r} on this step"
+        if not getattr(step, "retry", None):
+            return f"retry: {step.id} offers no retry (a roll made is kept)"
+
+        def edit(answers: dict[str, Any]) -> None:
+            rolls = self._step_answer(answers).setdefault("rolls", {})
+            attempt = int(rolls.get(key, {}).get("attempt", 0))
+            rolls[key] = {"attempt": attempt + 1}
+
+        return self._change(edit, f"retried {key}")
+
+    def _edit_key(self, rest: str) -> str:
+        words = rest.split(maxsplit=1)
+        if not words:
+            return "= <key> <json>: set a key of this step's answer (no JSON drops it)"
+        key = words[0]
+        value: Any = None
+        if len(words) > 1:
+            try:
+                value = json.loads(words[1])
+            except ValueError as error:
+                return f"= {key}: not JSON ({error}); nothing changed"
+
+        def edit(answers: dict[str, Any]) -> None:
+            answer = self._step_answer(answers)
+            if value is None:
+                answer.pop(key, None)
+            else:
+                answer[key] = value
+
+        return self._change(edit, f"{key} = {json.dumps(value)}")
+
+
+def _prune(answers: dict[str, Any]) -> None:
+    """Empty step answers and choice slots are left out (the document stays as a script
+    would write it)."""
+    for name in ("steps", "choices"):
+        holder = answers.get(name, {})
+        for value in holder.values():
+            if isinstance(value, dict):
+                for inner in [k for k, v in value.items() if v in ([], {})]:
+                    del value[inner]
+        for key in [k for k, v in holder.items() if v in ({}, [])]:
+            del holder[key]
+
+
+def _labels(ruleset: Ruleset) -> dict[str, str]:
+    """Labels for the ids a step lists: catalog entries, then sheet skills, saves,
+    abilities and fields (the sheet's win a clash)."""
+    labels: dict[str, str] = {}
+    for catalog in ruleset.catalog_models:
+        for entry in catalog.entries or ():
+            labels.setdefault(entry.id, entry.label)
+    sheet = ruleset.sheet
+    for group in (sheet.skills, sheet.saves, sheet.abilities, sheet.fields):
+        for thing in group:
+            labels[thing.id] = getattr(thing, "label", None) or thing.id
+    return labels
+
+
+__all__ = ["HELP", "Item", "Wizard"]

@@ -1,0 +1,354 @@
+"""`gmtags character new`, the builder's terminal wizard (SPEC §10, BUILDER §2.6): its core
+fed line by line, and one whole half-elf wizard built in a real pseudo-terminal."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from gmtags import Snapshot, build_character, load_ruleset, process
+from gmtags.builder.wizard import Wizard
+from tests.conftest import FIXTURES
+
+RULESET_PATH = FIXTURES / "rulesets" / "builder" / "5e-builder.json"
+ANSWERS = json.loads((FIXTURES / "answers" / "5e-half-elf-wizard.json").read_text(encoding="utf-8"))
+FIVE_E = load_ruleset(RULESET_PATH)
+
+HALF_ELF_WIZARD = [
+    *["5", "g class", "4", "n", "3", "n", "1 1", "2 Neutral Good", "n"],
+    *["str 8", "dex 14", "con 13", "int 15", "wis 12", "cha 10", "6", "7", "n"],
+    *["10", "15", "18", "17", "n", "2", "21", "23", "n", "1", "3", "2", "n", "4"],
+    *["g start", "set"],
+]
+"""The lines that build the fixture's half-elf wizard (seed 2026), as a player types them."""
+
+
+def wizard(tmp_path: Path | None = None, **kwargs: Any) -> Wizard:
+    out = tmp_path / "card.json" if tmp_path is not None else None
+    return Wizard(FIVE_E, seed=2026, out=out, **kwargs)
+
+
+def feed(w: Wizard, *lines: str) -> str:
+    return "\n".join(w.feed(line) for line in lines)
+
+
+def number(w: Wizard, value: str, slot: str = "") -> str:
+    return next(
+        str(n) for n, item in enumerate(w.items(), 1) if (item.value, item.slot) == (value, slot)
+    )
+
+
+class TestScreen:
+    def test_steps_with_badges_on_top_the_body_and_the_character(self) -> None:
+        screen = wizard().start().splitlines()
+        assert screen[0].startswith("[race(1)] subrace✓ class(1) background(1) level(1)")
+        assert "scores(27 left)" in screen[0] and "gear(1)" in screen[0]
+        assert (
+            "   5. [ ] Half-Elf - Walking in two worlds but truly belonging to neither." in screen
+        )
+        assert "Character:" in screen
+        assert any(line.startswith("  Abilities: Strength 8 (-1)") for line in screen)
+        assert "  Pool scores: 0 of 27 spent, 27 left" in screen
+
+    def test_the_prompt_names_the_step(self) -> None:
+        w = wizard()
+        assert w.prompt == "race> "
+        w.feed("n")
+        assert w.prompt == "subrace> "
+
+    def test_help(self) -> None:
+        text = wizard().feed("?")
+        assert "u / r          undo / redo an answer" in text and "q              quit" in text
+
+    def test_an_unknown_key_is_said(self) -> None:
+        assert wizard().feed("zap") == "unknown key 'zap'; ? lists the keys"
+
+
+class TestNavigation:
+    def test_next_and_back_never_block(self) -> None:
+        w = wizard()
+        assert w.entry("race")["pending"] == 1
+        assert w.feed("n").splitlines()[0].startswith("race(1) [subrace✓]")
+        w.feed("n")
+        assert w.step_id == "class"
+        w.feed("b")
+        assert w.step_id == "subrace"
+
+    def test_back_at_the_first_step_and_next_at_the_last(self) -> None:
+        w = wizard()
+        assert w.feed("b").startswith("(the first step)")
+        w.feed("g wealth")
+        assert w.feed("n").startswith("(the last step)") and w.step_id == "wealth"
+
+    def test_go_by_id_label_or_place(self) -> None:
+        w = wizard()
+        w.feed("g scores")
+        assert w.step_id == "scores"
+        w.feed("g Equipment")
+        assert w.step_id == "gear"
+        w.feed("g 2")
+        assert w.step_id == "subrace"
+        assert wizard().feed("g nowhere").startswith("no step 'nowhere' (the steps: race, ")
+
+
+class TestCatalog:
+    def test_pick_and_unpick_by_number(self) -> None:
+        w = wizard()
+        text = w.feed("5")
+        assert text.startswith("picked Half-Elf\n[race✓]") and "   5. [x] Half-Elf" in text
+        assert w.answers["steps"]["race"] == {"picks": ["half-elf"]}
+        assert w.feed("5").startswith("unpicked Half-Elf")
+        assert "race" not in w.answers["steps"]
+
+    def test_a_step_of_one_entry_replaces_the_pick(self) -> None:
+        w = wizard()
+        feed(w, "5", "2")
+        assert w.answers["steps"]["race"] == {"picks": ["elf"]}
+        assert w.result.card["fields"]["race"] == "Elf"
+
+    def test_a_step_of_several_adds(self) -> None:
+        w = wizard()
+        feed(w, "g class", "4", "g cantrips")
+        feed(w, number(w, "light"), number(w, "fire-bolt"))
+        assert w.answers["steps"]["cantrips"] == {"picks": ["light", "fire-bolt"]}
+        assert "[x] Light" in w.screen()
+
+    def test_a_bad_entry_number_is_said_and_ignored(self) -> None:
+        w = wizard()
+        before = (list(w.history), w.place)
+        assert w.feed("9") == "no entry 9 here (1-5); nothing changed"
+        assert w.feed("0") == "no entry 0 here (1-5); nothing changed"
+        assert (w.history, w.place) == before
+
+    def test_nothing_offered(self) -> None:
+        w = wizard()
+        assert "  (nothing to choose here for this character)" in w.feed("g subrace")
+        assert w.feed("1") == "no entry 1 here (none here); nothing changed"
+
+    def test_info_shows_an_entry_summary(self) -> None:
+        w = wizard()
+        assert w.feed("i 2") == "Elf: A magical people of otherworldly grace."
+        assert w.feed("i 42") == "no entry 42 here; i N shows entry N"
+        assert w.history == [w.answers]  # looking changes nothing
+
+
+class TestFields:
+    def test_a_number_prompts_each_field_from_there(self) -> None:
+        w = wizard()
+        w.feed("g level")
+        assert w.feed("1") == "enter a value; empty keeps it, - clears it"
+        assert w.prompt == "Level [-]: "
+        assert w.feed("3") == "level = 3"
+        assert w.prompt == "Alignment [-]: "
+        text = w.feed("Lawful Good")
+        assert "   2. Alignment: Lawful Good" in text and w.prompt == "level> "
+        assert w.answers["steps"]["level"] == {"fields": {"level": 3, "alignment": "Lawful Good"}}
+
+    def test_empty_keeps_and_dash_clears(self) -> None:
+        w = wizard()
+        feed(w, "g level", "1 2", "2 Neutral")
+        feed(w, "1", "", "-")
+        assert w.answers["steps"]["level"] == {"fields": {"level": 2}}
+
+    def test_a_number_field_refuses_text(self) -> None:
+        w = wizard()
+        w.feed("g level")
+        assert w.feed("1 many") == "level: 'many' is not a number; nothing changed"
+        assert "level" not in w.answers["steps"]
+
+
+class TestAbilities:
+    def test_scores_with_base_bonus_total_and_the_point_buy_pool(self) -> None:
+        w = wizard()
+        w.feed("5")
+        text = w.feed("g scores")
+        assert "  ability            base  bonus  total  mod" in text
+        assert "  cha Charisma          8     +2     10   +0" in text
+        text = w.feed("int 15")
+        assert "  int Intelligence     15     +0     15   +2" in text
+        assert "  points: 9 of 27, 18 left" in text
+        assert "scores(2, 18 left)" in text.splitlines()[1]
+
+    def test_a_method_by_number_and_the_race_choice(self) -> None:
+        w = wizard()
+        feed(w, "5", "g scores", "2", "int 15", "cha 13")
+        answer = w.answers["steps"]["scores"]
+        assert answer == {"method": "standardArray", "scores": {"int": 15, "cha": 13}}
+        text = w.feed(number(w, "dex", "race/half-elf/abilities.0"))
+        assert "  cha Charisma         13     +2     15   +2" in text
+        assert "  dex Dexterity         -      -     11   +0" in text
+        assert w.answers["choices"] == {"race/half-elf/abilities.0": ["dex"]}
+
+    def test_a_score_that_is_not_a_number(self) -> None:
+        w = wizard()
+        w.feed("g scores")
+        assert w.feed("int high") == "int: 'high' is not a whole number; nothing changed"
+        assert wizard().feed("int 15") == "unknown key 'int'; ? lists the keys"
+
+
+class TestChoices:
+    def test_choice_slots_with_their_options(self) -> None:
+        w = wizard()
+        text = feed(w, "5", "g skills")
+        assert "  race/half-elf/trained.0: choose 2, 2 to choose" in text
+        w.feed(number(w, "arcana", "race/half-elf/trained.0"))
+        assert w.answers["choices"] == {"race/half-elf/trained.0": ["arcana"]}
+        assert "  Trained: Arcana +1" in w.screen()  # int 8 → -1, proficient → +2
+
+    def test_a_slot_of_one_replaces(self) -> None:
+        w = wizard()
+        feed(w, "5", "g languages")
+        slot = "race/half_elf_language"
+        feed(w, number(w, "elvish", slot), number(w, "orc", slot))
+        assert w.answers["choices"] == {slot: ["orc"]}
+
+
+class TestOtherKinds:
+    def test_starting_gear_lists_kits(self) -> None:
+        w = wizard()
+        text = w.feed("g gear")
+        assert "   4. [ ] Wizard's equipment - equipment/quarterstaff" in text
+        assert w.feed("4").startswith("picked Wizard's equipment")
+        assert w.answers["steps"]["gear"] == {"kits": ["wizard-kit"]}
+
+    def test_initialize_set(self) -> None:
+        w = wizard()
+        text = w.feed("g start")
+        assert "  hp_max: now -, Set writes 7" in text and "  edit: set" in text
+        w.feed("set")
+        assert w.answers["steps"]["start"] == {"set": 1} and w.entry()["pending"] == 0
+        assert w.result.card["fields"]["hp_max"] == 7
+        assert wizard().feed("set") == "set: only on an initialize step"
+
+    def test_a_roll_is_kept_without_retry(self) -> None:
+        w = wizard()
+        text = w.feed("g wealth")
+        assert "  starting_gold: 140 (faces [2, 4, 1, 3, 4])" in text
+        assert w.feed("retry starting_gold") == (
+            "retry: wealth offers no retry (a roll made is kept)"
+        )
+        assert w.feed("retry luck") == "retry: no roll 'luck' on this step"
+
+    def test_any_answer_key_as_json(self) -> None:
+        w = wizard()
+        text = w.feed("g hit_points")
+        assert '  edit: = rows [{"column": "value"}]' in text
+        w.feed('= rows [{"roll": 5}]')
+        assert w.answers["steps"]["hit_points"]["rows"] == [{"roll": 5}]
+        w.feed("= rows")
+        assert "rows" not in w.answers["steps"].get("hit_points", {})
+
+    def test_a_key_that_does_not_fit_is_said_and_ignored(self) -> None:
+        w = wizard()
+        places = len(w.history)
+        assert w.feed("= picks {").startswith("= picks: not JSON")
+        text = w.feed('= pics ["elf"]')
+        assert text.startswith("not taken (the answers would not fit: steps.race.pics: ")
+        assert w.feed('= picks "elf"').startswith("not taken")
+        assert len(w.history) == places
+
+
+class TestUndoRedo:
+    def test_undo_and_redo_over_the_answers(self) -> None:
+        w = wizard()
+        assert w.feed("u") == "nothing to undo"
+        feed(w, "5", "g class", "4")
+        assert w.feed("u").startswith("undone")
+        assert "class" not in w.answers["steps"] and w.step_id == "class"
+        w.feed("u")
+        assert "race" not in w.answers["steps"] and "race" not in w.result.card.get("fields", {})
+        feed(w, "r", "r")
+        assert w.result.card["fields"]["class"] == "Wizard"
+        assert w.feed("r") == "nothing to redo"
+
+    def test_a_new_answer_drops_what_could_be_redone(self) -> None:
+        w = wizard()
+        feed(w, "5", "u", "2")
+        assert w.feed("r") == "nothing to redo"
+        assert w.answers["steps"]["race"] == {"picks": ["elf"]}
+
+
+class TestWriteAndQuit:
+    def test_write_with_pending_badges_warns(self, tmp_path: Path) -> None:
+        w = wizard(tmp_path)
+        w.feed("5")
+        text = w.feed("w")
+        assert text == (
+            f"wrote {tmp_path / 'card.json'}; warning: still pending: class(1) background(1) "
+            "level(1) scores(2) skills(2) languages(1) gear(1) start(1)"
+        )
+        card = json.loads((tmp_path / "card.json").read_text(encoding="utf-8"))
+        assert card == w.result.card and card["fields"]["race"] == "Half-Elf"
+        assert not w.done
+
+    def test_the_whole_half_elf_wizard(self, tmp_path: Path) -> None:
+        """The lines a player types build the very card the fixture's answers build."""
+        w = wizard(tmp_path)
+        feed(w, *HALF_ELF_WIZARD)
+        assert w.pending_badges() == []
+        assert w.feed("w") == f"wrote {tmp_path / 'card.json'}; every step done"
+        assert w.result.card == build_character(FIVE_E, ANSWERS).card
+
+    def test_quit_writes_nothing(self, tmp_path: Path) -> None:
+        w = wizard(tmp_path)
+        feed(w, "5")
+        assert w.feed("q") == "quit without writing" and w.done
+        assert not (tmp_path / "card.json").exists()
+        assert w.feed("n") == ""
+
+    def test_no_out_file(self) -> None:
+        assert wizard().feed("w") == "no --out file to write to"
+
+    def test_a_card_with_answers_resumes(self, tmp_path: Path) -> None:
+        card = build_character(FIVE_E, ANSWERS).card
+        w = Wizard(FIVE_E, answers=card["builder"]["answers"], card=card)
+        assert w.pending_badges() == [] and w.result.card == card
+
+
+def gmtags_command() -> list[str]:
+    script = Path(sys.executable).with_name("gmtags")
+    if not script.exists():
+        pytest.skip("no gmtags console script beside this Python")
+    return [str(script)]
+
+
+def test_a_half_elf_wizard_in_a_terminal(tmp_path: Path) -> None:
+    """`gmtags character new` in a real pseudo-terminal: the player types the half-elf wizard,
+    writes it and quits; a check on an Arcana the builder trained counts the proficiency."""
+    pexpect = pytest.importorskip("pexpect")
+    out = tmp_path / "ilse.json"
+    command = gmtags_command()
+    args = [*command[1:], "character", "new", "--ruleset", str(RULESET_PATH)]
+    args += ["--out", str(out), "--seed", "2026", "--name", "Ilse"]
+    child = pexpect.spawn(
+        command[0],
+        args,
+        encoding="utf-8",
+        timeout=30,
+        dimensions=(50, 200),
+        env={"PATH": "/usr/bin:/bin", "LC_ALL": "C.UTF-8", "PYTHONIOENCODING": "utf-8"},
+    )
+    try:
+        child.expect_exact("[race(1)] subrace✓ class(1)")
+        child.expect_exact("race> ")
+        for line in HALF_ELF_WIZARD:
+            child.sendline(line)
+            child.expect(r"\S+> |\[[^\]]*\]: ")
+        child.sendline("w")
+        child.expect_exact("every step done")
+        child.sendline("q")
+        child.expect_exact("quit without writing")
+        child.expect(pexpect.EOF)
+    finally:
+        child.close()
+    assert child.exitstatus == 0
+    card = json.loads(out.read_text(encoding="utf-8"))
+    assert card["fields"]["class"] == "Wizard" and card["skills"]["arcana"] == "proficient"
+    state = Snapshot.model_validate({"gameCharacterCards": {"Ilse": card}})
+    text = '[skill_check: skill="Arcana" dc="10" who="Ilse"]'
+    receipt = process(text, FIVE_E, state, seed=1).receipts[0]
+    assert receipt.attr("modifier") == "4"  # int 15 → +2, proficient at level 1 → +2
