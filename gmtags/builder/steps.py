@@ -30,6 +30,9 @@ Decisions where the seed is silent (BUILDER.md §3 where it has one):
   (`gmtags.builder.coins`).
 - Entries chosen in a `choices` step write their rows and are added to the
   card's `picks`, without their own grants (004).
+- Which picks count under `quotas`, `distinctBy` and `quotaBelow` is
+  `gmtags.builder.quotas`; the creation rules are read on the finished card by
+  `gmtags.builder.constraints`.
 """
 
 from __future__ import annotations
@@ -39,7 +42,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from gmtags.builder import abilities, coins, pools, quotas, ratings
+from gmtags.builder import abilities, coins, constraints, pools, quotas, ratings
 from gmtags.builder.answers import Answers
 from gmtags.builder.card import Writer, read
 from gmtags.builder.kinds import runner
@@ -539,6 +542,7 @@ class State:
         for step in self.builder.steps:
             if isinstance(step, FieldsStep) and by_id[step.id]["shown"]:
                 self._fields_pending(step, by_id[step.id])
+        constraints.check(self, by_id)
         for entry in self.steps:
             if not entry["shown"]:
                 entry["pending"] = 0
