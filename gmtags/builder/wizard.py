@@ -127,7 +127,13 @@ class Wizard:
         """What the command prompts with: a field's name while asking for it."""
         if self.asking:
             field = self.asking[0]
-            return f"{self.labels.get(field, field)} [{self._field_now(field)}]: "
+            shape = next((f for f in self.ruleset.sheet.fields if f.id == field), None)
+            hint = ""
+            if shape is not None and shape.type == "enum":
+                hint = " (" + ", ".join(str(v) for v in getattr(shape, "values", [])) + ")"
+            elif shape is not None and shape.type == "boolean":
+                hint = " (yes/no)"
+            return f"{self.labels.get(field, field)}{hint} [{self._field_now(field)}]: "
         return f"{self.step_id}> "
 
     def start(self) -> str:
@@ -422,7 +428,8 @@ class Wizard:
             lowest = int(step.methods.point_buy.costs[0][0])
         card = CharacterCard.model_validate(self.result.card)
         values = SheetValues(self.ruleset, card, None)
-        lines = ["  ability            base  bonus  total  mod"]
+        modded = self.ruleset.resolution_common.ability_modifier.op != "identity"
+        lines = ["  ability            base  bonus  total" + ("  mod" if modded else "")]
         for ability in self.ruleset.sheet.abilities:
             if ability.value is not None:
                 continue
@@ -431,9 +438,9 @@ class Wizard:
             total = int(values.ability_score(ability.id))
             start = typed.get(ability.id, lowest)
             base, bonus = ("-", "-") if start is None else (str(start), f"{total - start:+}")
-            mod = signed(values.ability_mod(ability.id))
+            mod = f"  {signed(values.ability_mod(ability.id)):>3}" if modded else ""
             name = f"{ability.id} {ability.label}"[:18]
-            lines.append(f"  {name:<18} {base:>4}  {bonus:>5}  {total:>5}  {mod:>3}")
+            lines.append(f"  {name:<18} {base:>4}  {bonus:>5}  {total:>5}{mod}")
         pool = self.result.pools.get(step.id)
         if pool:
             lines.append(f"  points: {pool['spent']} of {pool['budget']}, {pool['remaining']} left")
@@ -460,7 +467,8 @@ class Wizard:
         answer = self.answers.get("steps", {}).get(self.step_id, {})
         lines = [f"  answer: {json.dumps(answer, ensure_ascii=False)}"]
         for roll_key, roll in (entry.get("rolls") or {}).items():
-            lines.append(f"  {roll_key}: {roll.get('result')} (faces {roll.get('faces')})")
+            faces = roll.get("faces") or [t.get("faces") for t in roll.get("tries") or ()]
+            lines.append(f"  {roll_key}: {roll.get('result')} (faces {faces})")
         for write in entry.get("writes") or ():
             now = write.get("set", write.get("now"))
             now = "-" if now is None else now
@@ -468,15 +476,31 @@ class Wizard:
         for key in ("offered", "active"):
             if entry.get(key) and kind not in ("roll", "initialize"):
                 lines.append(f"  {key}: {', '.join(map(str, entry[key]))}")
-        hint = {
-            "allocate": '= dots {"ability/str": 2}   = priorities {"group": 0}',
-            "spend": '= buys {"offer": 1}',
-            "rows": '= rows [{"column": "value"}]',
-            "roll": "retry <roll>",
-            "initialize": "set",
-        }.get(kind, "= <key> <json>")
-        lines.append(f"  edit: {hint}")
+        lines.append(f"  edit: {self._hint(kind, entry)}")
         return lines
+
+    def _hint(self, kind: str, entry: dict[str, Any]) -> str:
+        """How to edit the answer of a step the wizard has no editor of its own for, with
+        the step's own ids."""
+        step = self.model.steps[self.at]
+        first = next(iter(entry.get("offered") or ()), None)
+        if kind == "allocate":
+            groups = [g.id for g in getattr(step, "groups", ())]
+            dots = f'= dots {{"{first or "ability/<id>"}": 1}}'
+            if getattr(step, "priorities", None) is not None and groups:
+                return f'{dots}   = priorities {{"{groups[0]}": 0}}'
+            return dots
+        if kind == "spend":
+            return f'= buys {{"{first or "<offer>"}": 1}}   (negative lowers)'
+        if kind == "rows":
+            columns = getattr(step, "required", None) or getattr(step, "columns", None)
+            cells = ", ".join(f'"{c}": ...' for c in (columns or ["<column>"])[:3])
+            return f"= rows [{{{cells}}}]   (the whole list of rows)"
+        if kind == "roll":
+            return "retry <roll>" if getattr(step, "retry", None) else "(rolls made are kept)"
+        if kind == "initialize":
+            return "set   (again: Set again)"
+        return "= <key> <json>"
 
     # -- the step's own editing -------------------------------------------------
 
@@ -538,9 +562,12 @@ class Wizard:
         return list(answer.get("picks" if item.kind == "pick" else "kits", []))
 
     def _answer_field(self, line: str) -> str:
-        field = self.asking.pop(0)
+        field = self.asking[0]
         text = line.strip()
         note = self._set_field(field, text) if text else ""
+        if note.endswith("nothing changed"):
+            return note  # the same field is asked again
+        self.asking.pop(0)
         if self.asking:
             return note.split("\n", 1)[0] if note else ""
         return note or self.screen()
@@ -556,8 +583,13 @@ class Wizard:
             except ValueError:
                 return f"{field}: {text!r} is not a number; nothing changed"
             value = int(number) if number.is_integer() else number
-        elif shape is not None and shape.type in ("bool", "boolean", "checkbox"):
+        elif shape is not None and shape.type == "boolean":
             value = text.lower() in ("y", "yes", "true", "1", "x")
+        elif shape is not None and shape.type == "enum":
+            known = {str(v): v for v in getattr(shape, "values", [])}
+            if text not in known:
+                return f"{field}: {text!r} is not one of {', '.join(known)}; nothing changed"
+            value = known[text]
 
         def edit(answers: dict[str, Any]) -> None:
             fields = self._step_answer(answers).setdefault("fields", {})

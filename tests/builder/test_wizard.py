@@ -12,7 +12,8 @@ import pytest
 
 from gmtags import Snapshot, build_character, load_ruleset, process
 from gmtags.builder.wizard import Wizard
-from tests.conftest import FIXTURES
+from gmtags.cli import main
+from tests.conftest import FIXTURES, REFERENCE_RULESETS, invoke
 
 RULESET_PATH = FIXTURES / "rulesets" / "builder" / "5e-builder.json"
 ANSWERS = json.loads((FIXTURES / "answers" / "5e-half-elf-wizard.json").read_text(encoding="utf-8"))
@@ -159,6 +160,10 @@ class TestFields:
         w.feed("g level")
         assert w.feed("1 many") == "level: 'many' is not a number; nothing changed"
         assert "level" not in w.answers["steps"]
+        w.feed("1")
+        assert w.feed("many") == "level: 'many' is not a number; nothing changed"
+        assert w.prompt == "Level [-]: "  # asked again
+        assert w.feed("2") == "level = 2" and w.prompt == "Alignment [-]: "
 
 
 class TestAbilities:
@@ -218,7 +223,7 @@ class TestOtherKinds:
     def test_initialize_set(self) -> None:
         w = wizard()
         text = w.feed("g start")
-        assert "  hp_max: now -, Set writes 7" in text and "  edit: set" in text
+        assert "  hp_max: now -, Set writes 7" in text and "  edit: set   (again" in text
         w.feed("set")
         assert w.answers["steps"]["start"] == {"set": 1} and w.entry()["pending"] == 0
         assert w.result.card["fields"]["hp_max"] == 7
@@ -228,6 +233,7 @@ class TestOtherKinds:
         w = wizard()
         text = w.feed("g wealth")
         assert "  starting_gold: 140 (faces [2, 4, 1, 3, 4])" in text
+        assert "  edit: (rolls made are kept)" in text
         assert w.feed("retry starting_gold") == (
             "retry: wealth offers no retry (a roll made is kept)"
         )
@@ -236,11 +242,27 @@ class TestOtherKinds:
     def test_any_answer_key_as_json(self) -> None:
         w = wizard()
         text = w.feed("g hit_points")
-        assert '  edit: = rows [{"column": "value"}]' in text
+        assert '  edit: = rows [{"roll": ...}]   (the whole list of rows)' in text
         w.feed('= rows [{"roll": 5}]')
         assert w.answers["steps"]["hit_points"]["rows"] == [{"roll": 5}]
         w.feed("= rows")
         assert "rows" not in w.answers["steps"].get("hit_points", {})
+
+    def test_an_allocate_step_edited_by_its_answer_keys(self) -> None:
+        vtm = load_ruleset(FIXTURES / "rulesets" / "builder" / "vtm-builder.json")
+        w = Wizard(vtm, seed=1)
+        text = w.feed("g attributes")
+        assert '  edit: = dots {"ability/strength": 1}   = priorities {"physical": 0}' in text
+        w.feed('= priorities {"physical": 0, "social": 1, "mental": 2}')
+        text = w.feed('= dots {"ability/strength": 2}')
+        assert "  Pool attributes/physical: 2 of 7 spent, 5 left" in text
+        assert w.result.card["abilities"]["strength"] == 3
+
+    def test_scores_without_modifiers(self) -> None:
+        """CoC's characteristics are their own numbers: no modifier column."""
+        coc = load_ruleset(FIXTURES / "rulesets" / "builder" / "coc-builder.json")
+        text = Wizard(coc, seed=7).start()
+        assert "  ability            base  bonus  total\n" in text
 
     def test_a_key_that_does_not_fit_is_said_and_ignored(self) -> None:
         w = wizard()
@@ -307,6 +329,28 @@ class TestWriteAndQuit:
         card = build_character(FIVE_E, ANSWERS).card
         w = Wizard(FIVE_E, answers=card["builder"]["answers"], card=card)
         assert w.pending_badges() == [] and w.result.card == card
+
+
+class TestCommand:
+    def test_a_ruleset_without_a_builder(self, tmp_path: Path) -> None:
+        plain = REFERENCE_RULESETS / "ruleset-5e-2014.example.json"
+        ran = invoke(main, "character", "new", "--ruleset", plain, "--out", tmp_path / "c.json")
+        assert ran.returncode == 1 and "sheet.builder: this ruleset has no builder" in ran.stderr
+
+    def test_end_of_input_quits_without_writing(self, tmp_path: Path) -> None:
+        out = tmp_path / "c.json"
+        ran = invoke(main, "character", "new", "--ruleset", RULESET_PATH, "--out", out, stdin="5\n")
+        assert ran.returncode == 0 and "picked Half-Elf" in ran.stdout
+        assert ran.stdout.rstrip().endswith("quit without writing") and not out.exists()
+
+    def test_a_card_with_answers_resumes(self, tmp_path: Path) -> None:
+        card = tmp_path / "c.json"
+        card.write_text(json.dumps(build_character(FIVE_E, ANSWERS).card), encoding="utf-8")
+        out = tmp_path / "out.json"
+        args = ["character", "new", "--ruleset", RULESET_PATH, "--card", card, "--out", out]
+        ran = invoke(main, *args, stdin="w\nq\n")
+        assert ran.returncode == 0 and "every step done" in ran.stdout
+        assert json.loads(out.read_text(encoding="utf-8")) == json.loads(card.read_text())
 
 
 def gmtags_command() -> list[str]:
