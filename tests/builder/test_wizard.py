@@ -45,6 +45,7 @@ def number(w: Wizard, value: str, slot: str = "") -> str:
 
 class TestScreen:
     def test_steps_with_badges_on_top_the_body_and_the_character(self) -> None:
+        """BUILDER §2.6: the steps and badges on top, the numbered entries, the character so far."""
         screen = wizard().start().splitlines()
         assert screen[0].startswith("[race(1)] subrace✓ class(1) background(1) level(1)")
         assert "scores(27 left)" in screen[0] and "gear(1)" in screen[0]
@@ -56,21 +57,25 @@ class TestScreen:
         assert "  Pool scores: 0 of 27 spent, 27 left" in screen
 
     def test_the_prompt_names_the_step(self) -> None:
+        """The prompt says which step a number would answer."""
         w = wizard()
         assert w.prompt == "race> "
         w.feed("n")
         assert w.prompt == "subrace> "
 
     def test_help(self) -> None:
+        """`?` lists every key."""
         text = wizard().feed("?")
         assert "u / r          undo / redo an answer" in text and "q              quit" in text
 
     def test_an_unknown_key_is_said(self) -> None:
+        """A key the wizard does not know is said, and nothing changes."""
         assert wizard().feed("zap") == "unknown key 'zap'; ? lists the keys"
 
 
 class TestNavigation:
     def test_next_and_back_never_block(self) -> None:
+        """004: Next and Back never block; a badge is a reminder."""
         w = wizard()
         assert w.entry("race")["pending"] == 1
         assert w.feed("n").splitlines()[0].startswith("race(1) [subrace✓]")
@@ -80,12 +85,14 @@ class TestNavigation:
         assert w.step_id == "subrace"
 
     def test_back_at_the_first_step_and_next_at_the_last(self) -> None:
+        """Back at the first step and Next at the last say so and stay."""
         w = wizard()
         assert w.feed("b").startswith("(the first step)")
         w.feed("g wealth")
         assert w.feed("n").startswith("(the last step)") and w.step_id == "wealth"
 
     def test_go_by_id_label_or_place(self) -> None:
+        """`g` takes a step's id, its label or its place in the top line."""
         w = wizard()
         w.feed("g scores")
         assert w.step_id == "scores"
@@ -98,6 +105,7 @@ class TestNavigation:
 
 class TestCatalog:
     def test_pick_and_unpick_by_number(self) -> None:
+        """A number picks an entry, the same number unpicks it."""
         w = wizard()
         text = w.feed("5")
         assert text.startswith("picked Half-Elf\n[race✓]") and "   5. [x] Half-Elf" in text
@@ -106,12 +114,14 @@ class TestCatalog:
         assert "race" not in w.answers["steps"]
 
     def test_a_step_of_one_entry_replaces_the_pick(self) -> None:
+        """A step that takes one entry replaces the pick (the latest wins)."""
         w = wizard()
         feed(w, "5", "2")
         assert w.answers["steps"]["race"] == {"picks": ["elf"]}
         assert w.result.card["fields"]["race"] == "Elf"
 
     def test_a_step_of_several_adds(self) -> None:
+        """A step that takes several adds them in the order picked."""
         w = wizard()
         feed(w, "g class", "4", "g cantrips")
         feed(w, number(w, "light"), number(w, "fire-bolt"))
@@ -119,6 +129,7 @@ class TestCatalog:
         assert "[x] Light" in w.screen()
 
     def test_a_bad_entry_number_is_said_and_ignored(self) -> None:
+        """A number not on the list is said; the answers and history stay."""
         w = wizard()
         before = (list(w.history), w.place)
         assert w.feed("9") == "no entry 9 here (1-5); nothing changed"
@@ -126,11 +137,13 @@ class TestCatalog:
         assert (w.history, w.place) == before
 
     def test_nothing_offered(self) -> None:
+        """A step with nothing to offer says so."""
         w = wizard()
         assert "  (nothing to choose here for this character)" in w.feed("g subrace")
         assert w.feed("1") == "no entry 1 here (none here); nothing changed"
 
     def test_info_shows_an_entry_summary(self) -> None:
+        """`i N` shows entry N's summary and changes nothing."""
         w = wizard()
         assert w.feed("i 2") == "Elf: A magical people of otherworldly grace."
         assert w.feed("i 42") == "no entry 42 here; i N shows entry N"
@@ -139,6 +152,7 @@ class TestCatalog:
 
 class TestFields:
     def test_a_number_prompts_each_field_from_there(self) -> None:
+        """A field's number prompts for it and each field after it."""
         w = wizard()
         w.feed("g level")
         assert w.feed("1") == "enter a value; empty keeps it, - clears it"
@@ -150,12 +164,14 @@ class TestFields:
         assert w.answers["steps"]["level"] == {"fields": {"level": 3, "alignment": "Lawful Good"}}
 
     def test_empty_keeps_and_dash_clears(self) -> None:
+        """An empty answer keeps the field; `-` clears it."""
         w = wizard()
         feed(w, "g level", "1 2", "2 Neutral")
         feed(w, "1", "", "-")
         assert w.answers["steps"]["level"] == {"fields": {"level": 2}}
 
     def test_a_number_field_refuses_text(self) -> None:
+        """A number field refuses text, and the prompt asks again."""
         w = wizard()
         w.feed("g level")
         assert w.feed("1 many") == "level: 'many' is not a number; nothing changed"
@@ -168,6 +184,7 @@ class TestFields:
 
 class TestAbilities:
     def test_scores_with_base_bonus_total_and_the_point_buy_pool(self) -> None:
+        """The score table: base, the picks' bonus, total and modifier, with the pool."""
         w = wizard()
         w.feed("5")
         text = w.feed("g scores")
@@ -179,6 +196,7 @@ class TestAbilities:
         assert "scores(2, 18 left)" in text.splitlines()[1]
 
     def test_a_method_by_number_and_the_race_choice(self) -> None:
+        """A method by its number; a race's ability choice shows as a bonus."""
         w = wizard()
         feed(w, "5", "g scores", "2", "int 15", "cha 13")
         answer = w.answers["steps"]["scores"]
@@ -188,7 +206,19 @@ class TestAbilities:
         assert "  dex Dexterity         -      -     11   +0" in text
         assert w.answers["choices"] == {"race/half-elf/abilities.0": ["dex"]}
 
+    def test_a_rolled_set_is_shown_and_handed_out(self) -> None:
+        """3.13: the roll method's set is shown with its faces; each value is handed out."""
+        w = wizard()
+        w.feed("g scores")
+        text = w.feed("3")
+        assert "  rolled: 14 [5, 3, 6, 3], 12 [6, 4, 2, 2], 11 [5, 2, 1, 4], 10 [3" in text
+        assert "[scores(6)]" in text
+        text = w.feed("int 14")
+        assert "  int Intelligence     14     +0     14   +2" in text and "[scores(5)]" in text
+        assert w.feed("u").startswith("undone") and "rolled: 14 [5, 3, 6, 3]" in w.screen()
+
     def test_a_score_that_is_not_a_number(self) -> None:
+        """A score that is not a whole number is said; off an abilities step, an unknown key."""
         w = wizard()
         w.feed("g scores")
         assert w.feed("int high") == "int: 'high' is not a whole number; nothing changed"
@@ -197,6 +227,7 @@ class TestAbilities:
 
 class TestChoices:
     def test_choice_slots_with_their_options(self) -> None:
+        """A trained step lists each choice slot with its options."""
         w = wizard()
         text = feed(w, "5", "g skills")
         assert "  race/half-elf/trained.0: choose 2, 2 to choose" in text
@@ -205,6 +236,7 @@ class TestChoices:
         assert "  Trained: Arcana +1" in w.screen()  # int 8 → -1, proficient → +2
 
     def test_a_slot_of_one_replaces(self) -> None:
+        """A choice slot of one replaces its answer."""
         w = wizard()
         feed(w, "5", "g languages")
         slot = "race/half_elf_language"
@@ -214,6 +246,7 @@ class TestChoices:
 
 class TestOtherKinds:
     def test_starting_gear_lists_kits(self) -> None:
+        """startingGear lists the kits with their lines."""
         w = wizard()
         text = w.feed("g gear")
         assert "   4. [ ] Wizard's equipment - equipment/quarterstaff" in text
@@ -221,6 +254,7 @@ class TestOtherKinds:
         assert w.answers["steps"]["gear"] == {"kits": ["wizard-kit"]}
 
     def test_initialize_set(self) -> None:
+        """An initialize step shows what Set writes; `set` writes it."""
         w = wizard()
         text = w.feed("g start")
         assert "  hp_max: now -, Set writes 7" in text and "  edit: set   (again" in text
@@ -230,6 +264,7 @@ class TestOtherKinds:
         assert wizard().feed("set") == "set: only on an initialize step"
 
     def test_a_roll_is_kept_without_retry(self) -> None:
+        """A roll is shown with its faces and kept: a step without retry refuses one."""
         w = wizard()
         text = w.feed("g wealth")
         assert "  starting_gold: 140 (faces [2, 4, 1, 3, 4])" in text
@@ -240,6 +275,7 @@ class TestOtherKinds:
         assert w.feed("retry luck") == "retry: no roll 'luck' on this step"
 
     def test_any_answer_key_as_json(self) -> None:
+        """`= key json` edits a step's answer key; `= key` drops it."""
         w = wizard()
         text = w.feed("g hit_points")
         assert '  edit: = rows [{"roll": ...}]   (the whole list of rows)' in text
@@ -249,6 +285,7 @@ class TestOtherKinds:
         assert "rows" not in w.answers["steps"].get("hit_points", {})
 
     def test_an_allocate_step_edited_by_its_answer_keys(self) -> None:
+        """VtM's allocate step: priorities and dots through their answer keys."""
         vtm = load_ruleset(FIXTURES / "rulesets" / "builder" / "vtm-builder.json")
         w = Wizard(vtm, seed=1)
         text = w.feed("g attributes")
@@ -265,6 +302,7 @@ class TestOtherKinds:
         assert "  ability            base  bonus  total\n" in text
 
     def test_a_key_that_does_not_fit_is_said_and_ignored(self) -> None:
+        """Bad JSON or a key the answers refuse is said; nothing changes."""
         w = wizard()
         places = len(w.history)
         assert w.feed("= picks {").startswith("= picks: not JSON")
@@ -276,6 +314,7 @@ class TestOtherKinds:
 
 class TestUndoRedo:
     def test_undo_and_redo_over_the_answers(self) -> None:
+        """Undo and redo step through the answers; the card is rebuilt each time."""
         w = wizard()
         assert w.feed("u") == "nothing to undo"
         feed(w, "5", "g class", "4")
@@ -288,6 +327,7 @@ class TestUndoRedo:
         assert w.feed("r") == "nothing to redo"
 
     def test_a_new_answer_drops_what_could_be_redone(self) -> None:
+        """An answer after an undo drops the redo."""
         w = wizard()
         feed(w, "5", "u", "2")
         assert w.feed("r") == "nothing to redo"
@@ -296,6 +336,7 @@ class TestUndoRedo:
 
 class TestWriteAndQuit:
     def test_write_with_pending_badges_warns(self, tmp_path: Path) -> None:
+        """`w` writes the card even with badges pending, listing them, and goes on."""
         w = wizard(tmp_path)
         w.feed("5")
         text = w.feed("w")
@@ -316,16 +357,28 @@ class TestWriteAndQuit:
         assert w.result.card == build_character(FIVE_E, ANSWERS).card
 
     def test_quit_writes_nothing(self, tmp_path: Path) -> None:
+        """`q` ends the wizard and writes nothing."""
         w = wizard(tmp_path)
         feed(w, "5")
         assert w.feed("q") == "quit without writing" and w.done
         assert not (tmp_path / "card.json").exists()
         assert w.feed("n") == ""
 
+    def test_a_seed_drawn_once_is_kept(self) -> None:
+        """Without --seed the builder draws one; the answers keep it, so rolls never change."""
+        w = Wizard(FIVE_E)
+        seed = w.answers["seed"]
+        faces = w.answers["steps"]["wealth"]["rolls"]["starting_gold"]["faces"]
+        feed(w, "5", "u", "r")
+        assert w.answers["seed"] == seed
+        assert w.answers["steps"]["wealth"]["rolls"]["starting_gold"]["faces"] == faces
+
     def test_no_out_file(self) -> None:
+        """Without an --out file `w` says so."""
         assert wizard().feed("w") == "no --out file to write to"
 
     def test_a_card_with_answers_resumes(self, tmp_path: Path) -> None:
+        """A card's builder answers are taken up where they were left."""
         card = build_character(FIVE_E, ANSWERS).card
         w = Wizard(FIVE_E, answers=card["builder"]["answers"], card=card)
         assert w.pending_badges() == [] and w.result.card == card
@@ -333,17 +386,20 @@ class TestWriteAndQuit:
 
 class TestCommand:
     def test_a_ruleset_without_a_builder(self, tmp_path: Path) -> None:
+        """A ruleset without a builder exits 1 naming the place."""
         plain = REFERENCE_RULESETS / "ruleset-5e-2014.example.json"
         ran = invoke(main, "character", "new", "--ruleset", plain, "--out", tmp_path / "c.json")
         assert ran.returncode == 1 and "sheet.builder: this ruleset has no builder" in ran.stderr
 
     def test_end_of_input_quits_without_writing(self, tmp_path: Path) -> None:
+        """End of input ends the wizard as `q` does."""
         out = tmp_path / "c.json"
         ran = invoke(main, "character", "new", "--ruleset", RULESET_PATH, "--out", out, stdin="5\n")
         assert ran.returncode == 0 and "picked Half-Elf" in ran.stdout
         assert ran.stdout.rstrip().endswith("quit without writing") and not out.exists()
 
     def test_a_card_with_answers_resumes(self, tmp_path: Path) -> None:
+        """`--card` resumes the card's answers; writing it again gives the same card."""
         card = tmp_path / "c.json"
         card.write_text(json.dumps(build_character(FIVE_E, ANSWERS).card), encoding="utf-8")
         out = tmp_path / "out.json"
@@ -382,6 +438,10 @@ def test_a_half_elf_wizard_in_a_terminal(tmp_path: Path) -> None:
         for line in HALF_ELF_WIZARD:
             child.sendline(line)
             child.expect(r"\S+> |\[[^\]]*\]: ")
+        child.sendline("")  # an empty line shows the screen again
+        child.expect_exact("[start✓] wealth✓")
+        child.expect_exact("  Trained: Arcana +4")
+        child.expect_exact("start> ")
         child.sendline("w")
         child.expect_exact("every step done")
         child.sendline("q")
