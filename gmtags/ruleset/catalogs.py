@@ -639,7 +639,8 @@ class BorrowSheet(RulesetModel):
 
 class Borrow(RulesetModel):
     """004, "Catálogos prestados" (1.220): another ruleset's catalog; never its own (checked by
-    `validate`) nor one that borrows in turn (the lender is another file, read later)."""
+    `validate`) nor one that borrows in turn (the lender is another file, read by
+    `gmtags.ruleset.borrow` when `load_ruleset` is given a library)."""
 
     ruleset: RulesetId
     catalog: SheetId

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from pydantic import ValidationError
 
 from gmtags.errors import Problem, RulesetError, json_path
 from gmtags.jsonfile import DEPTH, JsonTextError, loads, scalar_problem
+from gmtags.ruleset.borrow import borrow_catalogs
 from gmtags.ruleset.model import Ruleset
 from gmtags.ruleset.validate import validate
 
@@ -121,14 +122,9 @@ def _parse(data: dict[str, Any]) -> tuple[Ruleset | None, list[Problem], frozens
         return None, problems, broken
 
 
-def load_ruleset(source: str | os.PathLike[str] | Mapping[str, Any]) -> Ruleset:
-    """Read and validate a ruleset from a file path or an already-parsed JSON object.
-
-    The order is explicit: the JSON (size, strictness), the shapes of every section (the
-    models), then every cross-reference pass of `gmtags.ruleset.validate.PASSES` whose
-    sections have sound shapes. Raises `RulesetError` listing every problem (never only
-    the first), and `OSError` when the file cannot be read.
-    """
+def read_validated(source: str | os.PathLike[str] | Mapping[str, Any]) -> Ruleset:
+    """`load_ruleset` without reading the borrowed catalogs: how a lender is read, so that it
+    never borrows in turn (`gmtags.ruleset.borrow`)."""
     data = _read(source) if isinstance(source, (str, os.PathLike)) else dict(source)
     if not isinstance(data, dict):
         raise RulesetError([Problem("(root)", "a ruleset must be a JSON object")])
@@ -142,4 +138,28 @@ def load_ruleset(source: str | os.PathLike[str] | Mapping[str, Any]) -> Ruleset:
         problems += validate(ruleset, broken)
     if problems or ruleset is None:
         raise RulesetError(problems)
+    return ruleset
+
+
+def load_ruleset(
+    source: str | os.PathLike[str] | Mapping[str, Any],
+    *,
+    library: Sequence[str | os.PathLike[str]] = (),
+) -> Ruleset:
+    """Read and validate a ruleset from a file path or an already-parsed JSON object.
+
+    The order is explicit: the JSON (size, strictness), the shapes of every section (the
+    models), then every cross-reference pass of `gmtags.ruleset.validate.PASSES` whose
+    sections have sound shapes, then (a sound file) its borrowed catalogs, read from their
+    lenders among the ruleset files of the `library` folders (`gmtags.ruleset.borrow`:
+    what they leave out is in `Ruleset.borrow_notes`, never an error). Raises
+    `RulesetError` listing every problem (never only the first), and `OSError` when the
+    file cannot be read.
+    """
+    ruleset = read_validated(source)
+    borrowed = borrow_catalogs(ruleset, library)
+    if borrowed.problems:
+        raise RulesetError(list(borrowed.problems))
+    if borrowed.catalogs:
+        ruleset.lend(borrowed)
     return ruleset

@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from functools import cached_property
 from types import MappingProxyType
-from typing import Annotated, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from pydantic import Field, PrivateAttr, StringConstraints, field_validator
 
@@ -40,6 +40,9 @@ from gmtags.ruleset.resolution import Resolution, parse_resolution
 from gmtags.ruleset.resolution.shared import ResolutionCommon
 from gmtags.ruleset.rests import Rest
 from gmtags.ruleset.sheet import Sheet
+
+if TYPE_CHECKING:
+    from gmtags.ruleset.borrow import Borrowed, BorrowNote
 
 JsonObject = dict[str, Any]
 
@@ -87,6 +90,7 @@ class Ruleset(RulesetModel):
     gm_reference: PromptSafe16000 | None = Field(default=None, alias="gmReference")
 
     _played: Played | None = PrivateAttr(default=None)
+    _borrowed: Borrowed | None = PrivateAttr(default=None)
 
     @field_validator("gm")
     @classmethod
@@ -109,8 +113,36 @@ class Ruleset(RulesetModel):
 
     @cached_property
     def catalog_models(self) -> tuple[Catalog, ...]:
-        """`catalogs` as typed models, parsed once; `catalogs` stays the JSON the file holds."""
-        return parse_catalogs(self.catalogs)
+        """`catalogs` as typed models, parsed once; `catalogs` stays the JSON the file holds.
+
+        A borrowing catalog (004, "Catálogos prestados") is the one `load_ruleset` read
+        from its lender (`gmtags.ruleset.borrow`), without the entries the played layers
+        hide; before that (a ruleset built without `load_ruleset`, or while it validates)
+        it holds only the entries beside its `from`.
+        """
+        parsed = parse_catalogs(self.catalogs)
+        if self._borrowed is None:
+            return parsed
+        hidden = self.hidden_entries
+        models: list[Catalog] = []
+        for catalog in parsed:
+            read = self._borrowed.catalogs.get(catalog.id) if catalog.from_ else None
+            if read is not None:
+                kept = [e for e in read.entries or () if f"{catalog.id}/{e.id}" not in hidden]
+                catalog = read.model_copy(update={"entries": kept})
+            models.append(catalog)
+        return tuple(models)
+
+    @property
+    def borrow_notes(self) -> tuple[BorrowNote, ...]:
+        """What the borrowed catalogs left out, and lenders not found (`gmtags.ruleset.borrow`)."""
+        return () if self._borrowed is None else self._borrowed.notes
+
+    def lend(self, borrowed: Borrowed) -> None:
+        """Keep what `load_ruleset` read for the borrowing catalogs (once, before any play):
+        `catalog_models` is read again from it."""
+        self._borrowed = borrowed
+        self.__dict__.pop("catalog_models", None)
 
     @field_validator("items")
     @classmethod
@@ -229,4 +261,5 @@ class Ruleset(RulesetModel):
         values.update(changes)
         derived = type(self).model_construct(_fields_set=self.model_fields_set, **values)
         derived._played = played
+        derived._borrowed = self._borrowed
         return derived
