@@ -18,7 +18,7 @@ from gmtags.builder.build import build_character
 from gmtags.builder.cli import character
 from gmtags.checks.roll_cli import roll_command
 from gmtags.cli_common import fail as _fail
-from gmtags.cli_common import layers_option, with_layers
+from gmtags.cli_common import layers_option, rulesets_option, with_layers
 from gmtags.cli_common import read_ruleset as _ruleset
 from gmtags.cli_common import read_snapshot as _snapshot
 from gmtags.cli_common import read_text as _read_text
@@ -52,6 +52,7 @@ def main(verbose: bool) -> None:
 @click.option("--display", is_flag=True, help="Print the narration with tags hidden.")
 @click.option("--cards", is_flag=True, help="Print the narration with a card per tag.")
 @layers_option
+@rulesets_option
 @click.argument("file", required=False)
 def process_command(
     ruleset_path: str,
@@ -61,12 +62,13 @@ def process_command(
     display: bool,
     cards: bool,
     layers: str | None,
+    rulesets: tuple[str, ...],
     file: str | None,
 ) -> None:
     """Process one model reply (FILE or stdin) and print it with receipts."""
     if display and cards:
         raise click.UsageError("--display and --cards are two views: choose one")
-    ruleset = _ruleset(ruleset_path)
+    ruleset = _ruleset(ruleset_path, rulesets)
     snapshot = with_layers(ruleset, _snapshot(state_path), layers)
     result = process(_read_text(file), ruleset, snapshot, seed=seed)
     if state_out:
@@ -79,11 +81,16 @@ def process_command(
 @click.option("--state", "state_path", help="The snapshot JSON (default: empty).")
 @click.option("--budget", type=click.IntRange(min=1), help="Characters for the system part.")
 @layers_option
+@rulesets_option
 def prompt_command(
-    ruleset_path: str, state_path: str | None, budget: int | None, layers: str | None
+    ruleset_path: str,
+    state_path: str | None,
+    budget: int | None,
+    layers: str | None,
+    rulesets: tuple[str, ...],
 ) -> None:
     """Print the GM instructions: the system part, then the per-turn reminder."""
-    ruleset = _ruleset(ruleset_path)
+    ruleset = _ruleset(ruleset_path, rulesets)
     snapshot = with_layers(ruleset, _snapshot(state_path), layers)
     instructions = gm_instructions(ruleset, snapshot, budget=budget)
     click.echo("=== System ===")
@@ -94,10 +101,14 @@ def prompt_command(
 
 @main.command("validate")
 @click.argument("ruleset_path", metavar="RULESET")
-def validate_command(ruleset_path: str) -> None:
-    """Check that a ruleset imports; print every problem with its JSON path."""
-    ruleset = _ruleset(ruleset_path)
+@rulesets_option
+def validate_command(ruleset_path: str, rulesets: tuple[str, ...]) -> None:
+    """Check that a ruleset imports; print every problem with its JSON path, and what its
+    borrowed catalogs left out (`--rulesets`: where their lenders are installed)."""
+    ruleset = _ruleset(ruleset_path, rulesets)
     click.echo(f"ok: {ruleset.name} ({ruleset.id} v{ruleset.version})")
+    for note in ruleset.borrow_notes:
+        click.echo(f"  borrowed: {note}")
 
 
 @main.command("schema")

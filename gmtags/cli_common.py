@@ -7,7 +7,7 @@ clear line on stderr, never a traceback.
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import NoReturn, TypeVar
 
@@ -44,9 +44,13 @@ def guard(what: str, path: str, load: Callable[[], T]) -> T:
         fail(f"cannot read {what} file {path}: {error.strerror}")
 
 
-def read_ruleset(path: str) -> Ruleset:
-    """`--ruleset`: a hostile file (too large, too deep, NaN, huge numbers) exits 1 naming it."""
-    return guard("ruleset", path, lambda: load_ruleset(path))
+def read_ruleset(path: str, rulesets: Sequence[str] = ()) -> Ruleset:
+    """`--ruleset`: a hostile file (too large, too deep, NaN, huge numbers) exits 1 naming it.
+
+    `rulesets` are the `--rulesets` folders its borrowed catalogs' lenders are found in
+    (004, "Catálogos prestados"); what they leave out is logged as a warning on stderr.
+    """
+    return guard("ruleset", path, lambda: load_ruleset(path, library=rulesets))
 
 
 def read_snapshot(path: str | None) -> Snapshot:
@@ -85,3 +89,16 @@ def with_layers(ruleset: Ruleset, snapshot: Snapshot, layers: str | None) -> Sna
         return layered_start(ruleset, snapshot, layers)
     except LayerChoiceError as error:
         fail(str(error))
+
+
+rulesets_option = click.option(
+    "--rulesets",
+    "rulesets",
+    multiple=True,
+    metavar="DIR",
+    type=click.Path(exists=True, file_okay=False),
+    help="A folder of installed rulesets the ruleset's borrowed catalogs are read from "
+    "(repeatable; 004, Catálogos prestados).",
+)
+"""`--rulesets DIR` on every command that loads a ruleset (`validate`, `process`, `stream`,
+`prompt`, `transcript`, `serve`, `character`): the library `load_ruleset` finds lenders in."""

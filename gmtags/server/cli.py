@@ -5,7 +5,13 @@ from __future__ import annotations
 import click
 import uvicorn
 
-from gmtags.cli_common import layers_option, read_ruleset, read_snapshot, with_layers
+from gmtags.cli_common import (
+    layers_option,
+    read_ruleset,
+    read_snapshot,
+    rulesets_option,
+    with_layers,
+)
 from gmtags.server.app import create_app
 from gmtags.server.config import ServerConfig
 
@@ -26,6 +32,7 @@ DEFAULT_DB = "gmtags-history.sqlite3"
 @click.option("--state", "state_path", help="The snapshot a new chat starts from (default: empty).")
 @click.option("--display", is_flag=True, help="Reply with the narration with tags hidden.")
 @layers_option
+@rulesets_option
 @click.option(
     "--merge-instructions",
     is_flag=True,
@@ -40,12 +47,13 @@ def serve_command(
     state_path: str | None,
     display: bool,
     layers: str | None,
+    rulesets: tuple[str, ...],
     merge_instructions: bool,
 ) -> None:
     """Serve /v1/chat/completions with the GM instructions added and the replies ruled."""
     if not upstream.startswith(("http://", "https://")):
         raise click.BadParameter("must be an http:// or https:// URL", param_hint="--upstream")
-    ruleset = read_ruleset(ruleset_path)
+    ruleset = read_ruleset(ruleset_path, rulesets)
     start = with_layers(ruleset, read_snapshot(state_path), layers)
     config = ServerConfig(
         ruleset=ruleset,

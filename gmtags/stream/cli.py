@@ -15,7 +15,7 @@ from typing import BinaryIO
 import click
 
 from gmtags.cli_common import fail as _fail
-from gmtags.cli_common import layers_option, with_layers
+from gmtags.cli_common import layers_option, rulesets_option, with_layers
 from gmtags.cli_common import read_ruleset as _ruleset
 from gmtags.cli_common import read_snapshot as _snapshot
 from gmtags.cli_common import write_state as _write_state
@@ -44,6 +44,7 @@ def _show(text: str) -> None:
 @click.option("--display", is_flag=True, help="Print the narration with tags hidden.")
 @click.option("--cards", is_flag=True, help="Print the narration with a card per tag.")
 @layers_option
+@rulesets_option
 def stream_command(
     ruleset_path: str,
     state_path: str | None,
@@ -52,11 +53,12 @@ def stream_command(
     display: bool,
     cards: bool,
     layers: str | None,
+    rulesets: tuple[str, ...],
 ) -> None:
     """Process a model reply from stdin as it streams, flushing output as it goes."""
     if display and cards:
         raise click.UsageError("--display and --cards are two views: choose one")
-    ruleset = _ruleset(ruleset_path)
+    ruleset = _ruleset(ruleset_path, rulesets)
     snapshot = with_layers(ruleset, _snapshot(state_path), layers)
     processor = StreamProcessor(ruleset, snapshot, seed, display=display, cards=cards)
     stdin = sys.stdin.buffer

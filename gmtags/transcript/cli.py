@@ -50,7 +50,7 @@ from typing import Literal
 
 import click
 
-from gmtags.cli_common import fail, layers_option, read_ruleset, read_snapshot
+from gmtags.cli_common import fail, layers_option, read_ruleset, read_snapshot, rulesets_option
 from gmtags.history.records import HistoryError
 from gmtags.history.store import HistoryStore
 from gmtags.jsonfile import dumps
@@ -100,16 +100,19 @@ _WORKER: dict[str, tuple[Ruleset | None, Snapshot | None]] = {}
 
 
 def _load(
-    ruleset_path: str | None, state_path: str | None
+    ruleset_path: str | None, state_path: str | None, rulesets: Sequence[str] = ()
 ) -> tuple[Ruleset | None, Snapshot | None]:
-    """The ruleset and start state, read with the shared CLI loaders (exit 1 on a bad file)."""
-    ruleset = read_ruleset(ruleset_path) if ruleset_path is not None else None
+    """The ruleset (its lenders in the `--rulesets` folders) and start state, read with the
+    shared CLI loaders (exit 1 on a bad file)."""
+    ruleset = read_ruleset(ruleset_path, rulesets) if ruleset_path is not None else None
     start = read_snapshot(state_path) if state_path is not None else None
     return ruleset, start
 
 
-def _init_worker(ruleset_path: str | None, state_path: str | None) -> None:
-    _WORKER["loaded"] = _load(ruleset_path, state_path)
+def _init_worker(
+    ruleset_path: str | None, state_path: str | None, rulesets: Sequence[str] = ()
+) -> None:
+    _WORKER["loaded"] = _load(ruleset_path, state_path, rulesets)
 
 
 def _open_store(task: Task) -> HistoryStore:
@@ -254,12 +257,13 @@ def _execute(
     ruleset_path: str | None,
     state_path: str | None,
     layers: str | None = None,
+    rulesets: Sequence[str] = (),
 ) -> list[Outcome]:
     """Run every task, in `jobs` processes when there are several; outcomes in task order.
 
     `--layers` is checked against the ruleset here, before any chat runs.
     """
-    ruleset, start = _load(ruleset_path, state_path)
+    ruleset, start = _load(ruleset_path, state_path, rulesets)
     if layers is not None and ruleset is not None:
         try:
             chosen = chosen_layers(ruleset, layers)
@@ -274,7 +278,9 @@ def _execute(
                 advance()
         else:
             with ProcessPoolExecutor(
-                max_workers=jobs, initializer=_init_worker, initargs=(ruleset_path, state_path)
+                max_workers=jobs,
+                initializer=_init_worker,
+                initargs=(ruleset_path, state_path, tuple(rulesets)),
             ) as pool:
                 futures: dict[Future[Outcome], int] = {
                     pool.submit(_run_in_worker, task): index for index, task in enumerate(tasks)
@@ -352,6 +358,7 @@ def _run_all(
     jobs: int,
     named: str | None = None,
     layers: str | None = None,
+    rulesets: Sequence[str] = (),
 ) -> None:
     """Run `command` on every chat, print what it writes to stdout, exit 1 on any failure.
 
@@ -364,7 +371,7 @@ def _run_all(
     if command == "rebuild" and db is not None and state_path is not None:
         raise click.UsageError("--state and --db both give the start: choose one")
     tasks, several = _tasks(command, chats, out, db=db, named=named)
-    outcomes = _execute(tasks, jobs, ruleset_path, state_path, layers)
+    outcomes = _execute(tasks, jobs, ruleset_path, state_path, layers, rulesets)
     quiet = several and command == "rebuild"
     for outcome in outcomes:
         if outcome.text is not None and not quiet:
@@ -386,6 +393,7 @@ def transcript() -> None:
 @_save_db_option
 @_jobs_option
 @layers_option
+@rulesets_option
 def reprocess_command(
     chats: tuple[str, ...],
     ruleset_path: str,
@@ -394,9 +402,20 @@ def reprocess_command(
     db: str | None,
     jobs: int,
     layers: str | None,
+    rulesets: tuple[str, ...],
 ) -> None:
     """Re-roll every assistant message and swipe; write receipts and snapshots."""
-    _run_all("reprocess", chats, ruleset_path, state_path, out, db, jobs, layers=layers)
+    _run_all(
+        "reprocess",
+        chats,
+        ruleset_path,
+        state_path,
+        out,
+        db,
+        jobs,
+        layers=layers,
+        rulesets=rulesets,
+    )
 
 
 @transcript.command("rebuild")
@@ -408,6 +427,7 @@ def reprocess_command(
 @_chat_option
 @_jobs_option
 @layers_option
+@rulesets_option
 def rebuild_command(
     chats: tuple[str, ...],
     ruleset_path: str,
@@ -417,9 +437,10 @@ def rebuild_command(
     named: str | None,
     jobs: int,
     layers: str | None,
+    rulesets: tuple[str, ...],
 ) -> None:
     """Recompute snapshots from the receipts without rolling; report contradicted receipts."""
-    _run_all("rebuild", chats, ruleset_path, state_path, out, db, jobs, named, layers)
+    _run_all("rebuild", chats, ruleset_path, state_path, out, db, jobs, named, layers, rulesets)
 
 
 @transcript.command("state")

@@ -11,10 +11,11 @@ import pytest
 from structlog.testing import capture_logs
 
 from gmtags import RulesetError, Snapshot, load_ruleset, process
+from gmtags.cli import main
 from gmtags.ruleset.borrow import library_index, map_entry
 from gmtags.ruleset.catalogs import BorrowSheet
 from gmtags.ruleset.model import Ruleset
-from tests.conftest import FIXTURES, REFERENCE_RULESETS
+from tests.conftest import FIXTURES, REFERENCE_RULESETS, invoke
 
 LIBRARY = FIXTURES / "rulesets" / "library"
 LENDERS = LIBRARY / "lenders"
@@ -221,3 +222,55 @@ class TestPlay:
         """Without its lender the entry is unknown: refused as a value, never an exception."""
         result = process(USE, load_ruleset(BORROWER), Snapshot.model_validate(PICKED), seed=1)
         assert 'reason="unknown-entry"' in result.text.splitlines()[0]
+
+
+class TestCli:
+    def test_validate_with_rulesets(self) -> None:
+        """`gmtags validate --rulesets DIR` reads the lenders and prints what was left out."""
+        ran = invoke(main, "validate", BORROWER, "--rulesets", LENDERS)
+        assert ran.returncode == 0
+        lines = ran.stdout.splitlines()
+        assert lines[0] == "ok: New Roads (new-roads v1)"
+        assert lines[1].startswith("  borrowed: catalogs.0: entry 'big' is left out")
+        assert len(lines) == 4
+
+    def test_process_with_rulesets(self, tmp_path: Path) -> None:
+        """`gmtags process --rulesets DIR` plays a borrowed entry."""
+        state = tmp_path / "state.json"
+        state.write_text(json.dumps(PICKED), encoding="utf-8")
+        args = ["--ruleset", BORROWER, "--state", state, "--seed", "1"]
+        ran = invoke(main, "process", *args, "--rulesets", LENDERS, stdin=USE)
+        assert 'now="Steady: Grit 1/2"' in ran.stdout
+        ran = invoke(main, "process", *args, stdin=USE)
+        assert 'reason="unknown-entry"' in ran.stdout
+
+    @pytest.mark.parametrize("command", ["prompt", "stream"])
+    def test_every_command_takes_rulesets(self, command: str) -> None:
+        """`prompt` and `stream` take `--rulesets` too (as do `transcript` and `serve`)."""
+        args = [command, "--ruleset", BORROWER, "--rulesets", LENDERS, "--rulesets", LIBRARY]
+        assert invoke(main, *args, stdin="").returncode == 0
+
+    def test_transcript_reprocess_with_rulesets_in_jobs(self, tmp_path: Path) -> None:
+        """`transcript reprocess --rulesets DIR --jobs 2`: each worker reads the lenders too."""
+        state = tmp_path / "state.json"
+        state.write_text(json.dumps(PICKED), encoding="utf-8")
+        chats, out = tmp_path / "chats", tmp_path / "out"
+        chats.mkdir()
+        reply = {"role": "assistant", "content": '[sheet: op="use" name="Steady" who="Bram"]'}
+        for name in ("a.jsonl", "b.jsonl"):
+            (chats / name).write_text(json.dumps(reply) + "\n", encoding="utf-8")
+        args = ["transcript", "reprocess", chats, "--ruleset", BORROWER, "--state", state]
+        ran = invoke(main, *args, "--out", out, "--jobs", "2", "--rulesets", LENDERS)
+        assert ran.returncode == 0, ran.stderr
+        for name in ("a.jsonl", "b.jsonl"):
+            assert 'now=\\"Steady: Grit 1/2\\"' in (out / name).read_text(encoding="utf-8")
+
+    def test_transcript_takes_rulesets(self) -> None:
+        """`transcript reprocess --help` lists `--rulesets`, and so does `serve --help`."""
+        for args in (["transcript", "reprocess", "--help"], ["serve", "--help"]):
+            assert "--rulesets DIR" in invoke(main, *args).stdout
+
+    def test_rulesets_folder_must_exist(self, tmp_path: Path) -> None:
+        """A `--rulesets` folder that does not exist is a usage error."""
+        ran = invoke(main, "validate", BORROWER, "--rulesets", tmp_path / "nowhere")
+        assert ran.returncode == 2
