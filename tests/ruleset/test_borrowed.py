@@ -14,6 +14,7 @@ from gmtags import RulesetError, Snapshot, load_ruleset, process
 from gmtags.cli import main
 from gmtags.ruleset.borrow import library_index, map_entry
 from gmtags.ruleset.catalogs import BorrowSheet
+from gmtags.ruleset.layers import effective_ruleset
 from gmtags.ruleset.model import Ruleset
 from tests.conftest import FIXTURES, REFERENCE_RULESETS, invoke
 
@@ -203,6 +204,22 @@ class TestRefused:
         with pytest.raises(RulesetError) as error:
             load_ruleset(data, library=[REFERENCE_RULESETS])
         assert [p.path for p in error.value.problems] == ["catalogs.0.holds"]
+
+
+class TestLayers:
+    def test_a_layer_hides_borrowed_entries(self) -> None:
+        """The ruleset a game's layers derive keeps the borrowed entries, less the hidden ones."""
+        data = borrower()
+        data["catalogs"][0]["filters"] = [{"id": "tier", "label": "Tier", "type": "number"}]
+        hide = {"id": "feats", "hide": {"filter": "tier", "above": 1}}
+        data["layers"] = [
+            {"id": "easy", "label": "Easy", "summary": "Low feats.", "catalogs": [hide]}
+        ]
+        ruleset = load_ruleset(data, library=[LENDERS])
+        played = effective_ruleset(ruleset, ["easy"])
+        assert list(entries(played, "feats")) == ["steady", "tough", "old-name", "homebrew"]
+        assert "feats/seer" in played.hidden_entries
+        assert played.borrow_notes == ruleset.borrow_notes
 
 
 USE = '[sheet: op="use" name="Steady"]\n[sheet: op="use" name="Homebrew"]'
