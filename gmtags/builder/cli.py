@@ -27,7 +27,7 @@ from pydantic import ValidationError
 from gmtags.builder.answers import load_answers, read_answers
 from gmtags.builder.build import BuildResult, build_character
 from gmtags.builder.wizard import Wizard
-from gmtags.cli_common import fail, guard, read_ruleset
+from gmtags.cli_common import fail, guard, read_ruleset, rulesets_option
 from gmtags.errors import AnswersError, Problem, RulesetError, SnapshotError, json_path
 from gmtags.jsonfile import JsonTextError, dumps, loads
 from gmtags.prompt.reminder import character_block
@@ -96,6 +96,7 @@ def _badges(result: BuildResult) -> list[str]:
 @click.option("--out", "out_path", help="Write the card here instead of stdout.")
 @click.option("--check", is_flag=True, help="Exit 1 while any step has a badge above 0.")
 @click.option("--party", is_flag=True, help="Build the shared party sheet (not built yet).")
+@rulesets_option
 def build_command(
     ruleset_path: str,
     answers_path: str,
@@ -103,11 +104,12 @@ def build_command(
     out_path: str | None,
     check: bool,
     party: bool,
+    rulesets: tuple[str, ...],
 ) -> None:
     """Build a character from an answers file and print (or --out) its card."""
     if party:
         raise click.UsageError("--party: the party builder is not built yet")
-    ruleset = read_ruleset(ruleset_path)
+    ruleset = read_ruleset(ruleset_path, rulesets)
     answers = _answers(answers_path)
     card = _read_card(card_path) if card_path else None
     result = _build(ruleset, answers, card)
@@ -131,9 +133,10 @@ def build_command(
 @click.option("--ruleset", "ruleset_path", required=True, help="The ruleset JSON file.")
 @click.option("--card", "card_path", required=True, help="The card JSON file.")
 @click.option("--name", default="Character", show_default=True, help="The character's name.")
-def show_command(ruleset_path: str, card_path: str, name: str) -> None:
+@rulesets_option
+def show_command(ruleset_path: str, card_path: str, name: str, rulesets: tuple[str, ...]) -> None:
     """Print a character as the GM's sheet block shows it, then its builder badges."""
-    ruleset = read_ruleset(ruleset_path)
+    ruleset = read_ruleset(ruleset_path, rulesets)
     card = _read_card(card_path)
     snapshot = Snapshot.model_validate({"gameCharacterCards": {name: card}})
     for line in character_block(ruleset, snapshot, name):
@@ -160,11 +163,17 @@ def show_command(ruleset_path: str, card_path: str, name: str) -> None:
 @click.option("--card", "card_path", help="The card to build on (its builder answers resume).")
 @click.option("--seed", type=click.IntRange(0, 2**63 - 1), help="The creation dice seed.")
 @click.option("--name", default="Character", show_default=True, help="The character's name.")
+@rulesets_option
 def new_command(
-    ruleset_path: str, out_path: str, card_path: str | None, seed: int | None, name: str
+    ruleset_path: str,
+    out_path: str,
+    card_path: str | None,
+    seed: int | None,
+    name: str,
+    rulesets: tuple[str, ...],
 ) -> None:
     """Build a character step by step in the terminal (keys: ? in the wizard)."""
-    ruleset = read_ruleset(ruleset_path)
+    ruleset = read_ruleset(ruleset_path, rulesets)
     if ruleset.sheet.builder_model is None:
         fail("ruleset cannot build a character:\n  sheet.builder: this ruleset has no builder")
     card = _read_card(card_path) if card_path else None

@@ -166,3 +166,35 @@ class TestItemAccess:
             ruleset, Snapshot.model_validate({"gameCharacterCards": {"Ilse": card}}), "Ilse"
         )
         assert "  Available, not carried: Hooded lamp" in block
+
+
+class TestRulesetsOption:
+    def test_character_commands_take_rulesets(self, tmp_path: Path) -> None:
+        """`--rulesets DIR` (borrowed catalogs' lenders) on `character build`; a folder that does
+        not exist is a usage error."""
+        library = FIXTURES / "rulesets" / "library" / "lenders"
+        out = tmp_path / "card.json"
+        ran = gmtags(
+            "character",
+            "build",
+            "--ruleset",
+            RULESET,
+            "--answers",
+            ANSWERS,
+            "--rulesets",
+            library,
+            "--out",
+            out,
+        )
+        assert ran.returncode == 0 and out.exists()
+        missing = gmtags(
+            "character",
+            "show",
+            "--ruleset",
+            RULESET,
+            "--card",
+            out,
+            "--rulesets",
+            tmp_path / "nowhere",
+        )
+        assert missing.returncode == 2
