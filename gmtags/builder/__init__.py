@@ -9,12 +9,13 @@
   `card` keeps what is the player's, `scores`, `training` and `ratings` are
   the arithmetic of grants, `pools` and `priced_rows` the creation pools and
   their ledger, `dice` and `coins` the creation rolls);
-- `cli`: `gmtags character build` and `show`.
+- `quotas` and `constraints`: counted picks and creation rules, as badges;
+- `cli` and `wizard`: `gmtags character build`, `show` and `new`.
 
-Built: every step kind of 004 with its grants, pools, prices and ledger
-(BUILDER chunks A–F). Not yet (later parts): profiles, `reads.before`,
-quotas, constraints, described characters, borrowed catalogs, the party
-builder and the terminal wizard (chunks G–I).
+Built: every step kind of 004 with its grants, pools, prices and ledger,
+quotas and constraints, and the terminal wizard. Not yet (later parts):
+profiles, `reads.before`, entry-choice slots counted from the sheet,
+described characters and the party builder.
 """
 
 # The builder's models read the ruleset's (catalogs, sheet) and the ruleset's import

@@ -22,10 +22,11 @@ a kit's `fits`, a field's `shownWhen`, what a pool can pay) are made on the
 finished card and the build is made again with what they decide, to a
 fixpoint of at most 8 builds (BUILDER §3.11).
 
-Every step kind of 004 is built (BUILDER chunks B–F). Not yet: profiles,
-`reads.before`, quotas, choice slots counted from the sheet across steps,
-constraints, described characters, borrowed catalogs and the party builder
-(BUILDER chunks G–I, later parts). Decisions where the seed is silent are in
+Every step kind of 004 is built (BUILDER chunks B–F), with quotas,
+`distinctBy`, `quotaBelow` and the creation constraints (`quotas`,
+`constraints`) and borrowed catalogs (read at load). Not yet: profiles,
+`reads.before`, entry-choice slots counted from the sheet, described
+characters and the party builder (later parts). Decisions where the seed is silent are in
 each module's docstring and in `BUILDER.md` §3.
 """
 

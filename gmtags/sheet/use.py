@@ -18,11 +18,13 @@ What a character has picked is read from the card: `picks` (SPEC §4,
 - plus one use from every list-row pool the same entry wrote (a feature's
   counter), once; such a row whose pool does not exist now is `insufficient`.
 
-Only entries written in the ruleset file are known: a catalog kept in a
-separate asset file or borrowed from another ruleset is not loaded, so its
-entries are `unknown-entry` (the price cannot be known, and guessing would let
-a spell be cast for free). The entries are the ruleset's typed catalogs
-(`Ruleset.catalog_models`), whose `mechanics.cost` the import has validated.
+Only entries the ruleset holds are known: a catalog kept in a separate asset
+file is not loaded, nor a borrowed one whose lender was not found
+(`load_ruleset(…, library=…)`), so their entries are `unknown-entry` (the price
+cannot be known, and guessing would let a spell be cast for free); a borrowed
+catalog read from its lender offers its entries as the file's own. The
+entries are the ruleset's typed catalogs (`Ruleset.catalog_models`), whose
+`mechanics.cost` the import has validated.
 
 An entry a game's layers hide is not offered (SPEC §4): the ruleset the game
 plays (`gmtags.ruleset.layers.effective_ruleset`) leaves it out of its
