@@ -21,6 +21,11 @@ def gmtags(*args: str | Path) -> Ran:
     return invoke(main, *args)
 
 
+def build(*extra: str | Path) -> Ran:
+    """`gmtags character build` of the bundled answers with the 5e builder sample."""
+    return gmtags("character", "build", "--ruleset", RULESET, "--answers", ANSWERS, *extra)
+
+
 def write(path: Path, data: Any) -> Path:
     path.write_text(json.dumps(data), encoding="utf-8")
     return path
@@ -29,17 +34,7 @@ def write(path: Path, data: Any) -> Path:
 class TestBuild:
     def test_the_bundled_answers_build_a_whole_character(self, tmp_path: Path) -> None:
         out = tmp_path / "card.json"
-        ran = gmtags(
-            "character",
-            "build",
-            "--ruleset",
-            RULESET,
-            "--answers",
-            ANSWERS,
-            "--out",
-            out,
-            "--check",
-        )
+        ran = build("--out", out, "--check")
         assert (ran.returncode, ran.stderr) == (0, "")
         card = json.loads(out.read_text(encoding="utf-8"))
         assert card["fields"]["class"] == "Wizard" and card["abilities"]["int"] == 15
@@ -174,18 +169,7 @@ class TestRulesetsOption:
         not exist is a usage error."""
         library = FIXTURES / "rulesets" / "library" / "lenders"
         out = tmp_path / "card.json"
-        ran = gmtags(
-            "character",
-            "build",
-            "--ruleset",
-            RULESET,
-            "--answers",
-            ANSWERS,
-            "--rulesets",
-            library,
-            "--out",
-            out,
-        )
+        ran = build("--rulesets", library, "--out", out)
         assert ran.returncode == 0 and out.exists()
         missing = gmtags(
             "character",
