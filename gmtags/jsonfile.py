@@ -10,7 +10,7 @@ with the line and column where it is, as a `JsonTextError` that each loader
 (ruleset, snapshot, chat line) turns into its own error.
 
 `dumps` is the one writer: strict JSON (`allow_nan=False`), non-ASCII kept as
-it is, and a lone UTF-16 surrogate half written as the `\\uXXXX` escape JSON
+it is, and a lone UTF-16 surrogate half written as the `\\uhhhh` escape JSON
 allows, so that text read from a file with one can be written back in UTF-8.
 
 `data_problem` checks JSON data handed over as Python objects (`load_ruleset(dict)`,

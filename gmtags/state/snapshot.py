@@ -236,7 +236,7 @@ class Snapshot(StateModel):
         """The snapshot as strict JSON text (keys in model order, UTF-8 kept as is).
 
         Issue 11: `gmtags.jsonfile.dumps` writes no NaN or infinity and a lone
-        surrogate half as its `\\uXXXX` escape, so the text always encodes as UTF-8.
+        surrogate half as its `\\uhhhh` escape, so the text always encodes as UTF-8.
         """
         return dumps(self.to_json_dict(), indent=indent)
 

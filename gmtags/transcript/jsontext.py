@@ -10,7 +10,7 @@ many values in one pass (a record in each of a message's swipes).
 
 New values are written the way SillyTavern writes its files (`JSON.stringify`:
 no spaces, non-ASCII characters as they are), in strict JSON, a lone UTF-16
-surrogate half as its `\\uXXXX` escape (issue 11).
+surrogate half as its `\\uhhhh` escape (issue 11).
 """
 
 from __future__ import annotations
@@ -37,7 +37,7 @@ Edit = tuple[Path, Any]
 def dump(value: Any) -> str:
     """A value as compact strict JSON, non-ASCII kept (`JSON.stringify`'s spelling).
 
-    Issue 11: a lone UTF-16 surrogate half is written as the `\\uXXXX` escape
+    Issue 11: a lone UTF-16 surrogate half is written as the `\\uhhhh` escape
     it was read from, so the line still encodes as UTF-8; NaN and infinities
     raise (`gmtags.jsonfile.dumps`).
     """
