@@ -209,7 +209,7 @@ class _Run:
             steps=state.steps,
             pools=state.pools,
             ledger=state.ledger,
-            profile=None,
+            profile=state.profile,
             dropped=dropped,
             answers=state.normalised_answers(),
             problems=[{"path": p.path, "message": p.message} for p in state.problems],

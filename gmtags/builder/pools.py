@@ -44,9 +44,9 @@ Decisions where the seed is silent:
 - Caps name offer `tags`; catalog entries have none, so only the credit limit holds a
   credit pick. A pool no shown step pays from is still listed in `res.pools` once any step
   settles the pools.
-- Profile `budgets` (D21) and priced rows (D19 rows, 1.206) are other parts of the builder:
-  a rows step can add its rows' prices as `Charge`s to `State.charges` before the pools
-  settle, and they are paid as priced picks are.
+- Profile `budgets` (D21) replace a pool's own budget (`gmtags.builder.profiles`). Priced
+  rows (D19 rows, 1.206): a rows step can add its rows' prices as `Charge`s to
+  `State.charges` before the pools settle, and they are paid as priced picks are.
 """
 
 from __future__ import annotations
@@ -55,7 +55,7 @@ import math
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from gmtags.builder.model import Pool
+from gmtags.builder.model import Pool, Ref
 from gmtags.builder.model.common import MAX_POOL_BUDGET
 from gmtags.builder.model.steps import CatalogStep, PickCost
 from gmtags.ruleset.catalogs import CatalogEntry
@@ -124,9 +124,9 @@ class Account:
         }
 
 
-def open_account(pool: Pool, values: SheetValues) -> Account:
-    """The pool with its budget read on the sheet as it stands (module doc)."""
-    read = values.value(pool.budget)
+def open_account(pool: Pool, values: SheetValues, budget_ref: Ref | None = None) -> Account:
+    """The pool with its budget (`budget_ref`, else its own) read on the sheet (module doc)."""
+    read = values.value(budget_ref if budget_ref is not None else pool.budget)
     budget = whole(read)
     reason = None
     if budget is None or not 0 <= budget <= MAX_POOL_BUDGET:
@@ -183,7 +183,12 @@ def settle(state: State, by_id: dict[str, Entry]) -> None:
     from gmtags.builder.kinds import spend
 
     values = state.values()
-    accounts = {pool.id: open_account(pool, values) for pool in state.builder.pools}
+    from gmtags.builder import profiles
+
+    accounts = {
+        pool.id: open_account(pool, values, profiles.budget(state, pool))
+        for pool in state.builder.pools
+    }
     state.accounts = accounts
     unpaid: dict[tuple[str, str], str] = {}
     charges = priced_picks(state)

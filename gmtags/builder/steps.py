@@ -42,7 +42,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from gmtags.builder import abilities, coins, constraints, pools, quotas, ratings
+from gmtags.builder import abilities, coins, constraints, pools, profiles, quotas, ratings
 from gmtags.builder.answers import Answers
 from gmtags.builder.card import Writer, read
 from gmtags.builder.kinds import runner
@@ -148,6 +148,13 @@ class State:
     made_answers: dict[str, dict[str, Any]] = field(default_factory=dict)
     """Answers a step kind made, by step and key, put into `res.answers` (SPEC §10): the
     rows a rows step's `countFrom` added; a None value takes the key out (a visit used)."""
+    profile: str | None = None
+    """The character's profile (`gmtags.builder.profiles`), once `profile_read`."""
+    profile_read: bool = False
+    cut: frozenset[str] | None = None
+    """The steps hidden in a build of the sheet before a step (`gmtags.builder.profiles`)."""
+    before: Callable[[str], SheetValues] | None = None
+    """The sheet as the steps before a step leave it (`reads.before`)."""
 
     @property
     def previous(self) -> dict[str, Any]:
@@ -188,7 +195,9 @@ class State:
 
     def run_step(self, step: Any) -> None:
         """One step, in the order the builder declares them."""
-        if step.when is not None and not self.values().value(step.when) > 0:
+        profiles.decide(self, step)
+        hidden = profiles.hidden(self, step)
+        if hidden or (step.when is not None and not self.values().value(step.when) > 0):
             self.blank_entry(step.id, step.kind, shown=False)
             return
         if isinstance(step, CatalogStep):

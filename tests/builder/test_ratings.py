@@ -16,7 +16,7 @@ def gifted(*ratings: dict[str, Any]) -> Any:
 
 
 def build(ruleset: Any, **steps: Any) -> Any:
-    steps = {"aspect_gifts": {"picks": ["ember-skin"]}, **steps}
+    steps = {"type": {"fields": {"dragon": 1}}, "aspect_gifts": {"picks": ["ember-skin"]}, **steps}
     return build_character(ruleset, {"v": 1, "seed": 1, "steps": steps})
 
 

@@ -1,0 +1,109 @@
+"""Creation profiles (004, 1.160; BUILDER G1–G3, §3.21), `reads.before` (G4) and entry-choice
+slots counted from the sheet (G10), with a property test over any answers."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from gmtags import load_ruleset
+from gmtags.builder.build import BuildResult, build_character
+from gmtags.ruleset.model import Ruleset
+from tests.builder.samples import points
+
+POINTS = load_ruleset(points())
+
+
+def build(ruleset: Ruleset, **steps: Any) -> BuildResult:
+    return build_character(ruleset, {"v": 1, "seed": 1, "steps": steps})
+
+
+def shown(result: BuildResult, step_id: str) -> dict[str, Any]:
+    return next(s for s in result.steps if s["id"] == step_id)
+
+
+def typed(kind: dict[str, Any], **more: Any) -> BuildResult:
+    """The point-based sample with the type step's fields and both gift steps answered."""
+    gifts = {
+        "aspect_gifts": {"picks": ["stone-heart"]},
+        "moon_gifts": {"picks": ["moon-sight"]},
+    }
+    return build(POINTS, type={"fields": kind}, **(gifts | more))
+
+
+class TestProfiles:
+    def test_dragon_blooded_has_bonus_15_and_its_aspect_gifts(self) -> None:
+        """004: the Dragon-Blooded profile: `aspect_gifts` shown, bonus 15 replacing 10."""
+        result = typed({"dragon": 1})
+        assert result.profile == "dragon"
+        assert result.pools["bonus"]["budget"] == 15
+        assert shown(result, "aspect_gifts")["shown"]
+        assert shown(result, "aspect_gifts")["active"] == ["stone-heart"]
+        moon = shown(result, "moon_gifts")
+        assert (moon["shown"], moon["active"], moon["pending"]) == (False, [], 0)
+        assert result.pools["bonus"]["spent"] == 3  # the hidden moon gift pays nothing
+
+    def test_lunar_has_bonus_18_and_its_moon_gifts(self) -> None:
+        result = typed({"lunar": 1})
+        assert result.profile == "lunar"
+        assert result.pools["bonus"]["budget"] == 18
+        assert not shown(result, "aspect_gifts")["shown"]
+        assert shown(result, "moon_gifts")["active"] == ["moon-sight"]
+        assert "celestial/moon-sight" not in str(result.card.get("picks", []))
+
+    def test_the_first_profile_whose_when_holds(self) -> None:
+        """G1: with both fields set the first listed profile (dragon) is the character's."""
+        assert typed({"dragon": 1, "lunar": 1}).profile == "dragon"
+        assert typed({"dragon": 0, "lunar": 1}).profile == "lunar"
+
+    def test_no_profile_hides_every_listed_step_and_keeps_the_pools_own_budget(self) -> None:
+        result = typed({})
+        assert result.profile is None
+        assert result.pools["bonus"]["budget"] == 10
+        assert not shown(result, "aspect_gifts")["shown"]
+        assert not shown(result, "moon_gifts")["shown"]
+
+    def test_hidden_answers_are_kept(self) -> None:
+        """G2: a hidden step's answers stay in `res.answers`, to count again on switching back."""
+        result = typed({"dragon": 1})
+        assert result.answers["steps"]["moon_gifts"] == {"picks": ["moon-sight"]}
+        assert typed({"lunar": 1}).answers["steps"]["aspect_gifts"] == {"picks": ["stone-heart"]}
+
+    def test_switching_type_never_keeps_the_other_budget(self) -> None:
+        """G3: 17 points of merits fit the Lunar 18 and not the Dragon-Blooded 15: switching
+        stops them applying until repaired, and switching back applies them again."""
+        merits = {"rows": [{"name": "Ally", "cost": 9}, {"name": "Wealth", "cost": 8}]}
+        lunar = build(POINTS, type={"fields": {"lunar": 1}}, traits=merits)
+        dragon = build(POINTS, type={"fields": {"dragon": 1}}, traits=merits)
+        assert lunar.pools["bonus"] == {"budget": 18, "spent": 17, "credit": 0, "remaining": 1}
+        assert dragon.pools["bonus"]["budget"] == 15
+        assert dragon.pools["bonus"]["spent"] < 17
+        assert dragon.pending["traits"] > lunar.pending["traits"]
+        again = build(POINTS, type={"fields": {"lunar": 1}}, traits=merits)
+        assert again.pools == lunar.pools and again.card == lunar.card
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    dragon=st.one_of(st.none(), st.integers(0, 1)),
+    lunar=st.one_of(st.none(), st.integers(0, 1)),
+    aspect=st.lists(st.sampled_from(["ember-skin", "river-grace", "stone-heart", "x"])),
+    moon=st.lists(st.sampled_from(["silver-shape", "moon-sight", "ember-skin"])),
+)
+def test_any_answers_never_raise_and_the_profile_is_the_first_that_holds(
+    dragon: int | None, lunar: int | None, aspect: list[str], moon: list[str]
+) -> None:
+    kind = {k: v for k, v in {"dragon": dragon, "lunar": lunar}.items() if v is not None}
+    result = build(
+        POINTS,
+        type={"fields": kind},
+        aspect_gifts={"picks": aspect},
+        moon_gifts={"picks": moon},
+    )
+    expected = "dragon" if (dragon or 0) > 0 else "lunar" if (lunar or 0) > 0 else None
+    assert result.profile == expected
+    assert result.pools["bonus"]["budget"] == {"dragon": 15, "lunar": 18, None: 10}[expected]
+    assert shown(result, "aspect_gifts")["shown"] == (expected == "dragon")
+    assert shown(result, "moon_gifts")["shown"] == (expected == "lunar")
