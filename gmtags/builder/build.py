@@ -39,7 +39,7 @@ from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
 
-from gmtags.builder import priced_rows
+from gmtags.builder import priced_rows, profiles
 from gmtags.builder import steps as kinds
 from gmtags.builder.answers import Answers, read_answers
 from gmtags.builder.card import Layer, Writer, player_layer, settle
@@ -139,6 +139,8 @@ class _Run:
         self.gates = gates
         self.writer = Writer(copy.deepcopy(layer.card), layer)
         self.state = kinds.State(ruleset, builder, answers, seed, self.writer, gates)
+        self.state.before = self._before
+        self._befores: dict[str, SheetValues] = {}
 
     def build(self) -> None:
         for step in self.builder.steps:
@@ -154,8 +156,10 @@ class _Run:
         decided = Gates()
         for step in self.builder.steps:
             if isinstance(step, kinds.CatalogStep):
-                decided.closed[step.id] = self.state.closed_now(
-                    step, values, partial(self._without, step)
+                decided.closed[step.id] = (
+                    self.state.closed_now(step, values, partial(self._without, step))
+                    if step.reads is None
+                    else self.state.closed_now(step, self._before(step.reads.before))
                 )
                 if step.count_from is not None:
                     counted = values.value(step.count_from)
@@ -190,6 +194,15 @@ class _Run:
         apart = _Run(self.ruleset, self.builder, answers, self.seed, self.layer, self.gates)
         apart.build()
         return apart.values()
+
+    def _before(self, step_id: str) -> SheetValues:
+        """The sheet as the steps before `step_id` leave it (`gmtags.builder.profiles`)."""
+        if step_id not in self._befores:
+            cut = _Run(self.ruleset, self.builder, self.answers, self.seed, self.layer, self.gates)
+            cut.state.cut = profiles.cut_from(self.builder, step_id)
+            cut.build()
+            self._befores[step_id] = cut.values()
+        return self._befores[step_id]
 
     def result(self) -> BuildResult:
         state = self.state

@@ -122,16 +122,15 @@ class TestInitialize:
         ans = answers(POW_65, start={"set": 1}, luck={"rolls": {"luck": {"faces": [1, 2, 3]}}})
         assert san(build_character(load_ruleset(data), ans)) == 30
 
-    def test_f11_reads_before_is_said_to_be_another_part(self) -> None:
-        """`reads.before` (1.160) is chunk G's: the step says so and reads the finished sheet."""
+    def test_f11_reads_before_reads_the_sheet_before_that_step(self) -> None:
+        """`reads.before` (1.160, G4): POW is rolled before the luck step, so it reads the same
+        (`tests/builder/test_profiles.py` reads a value a later step changes)."""
         data = copy.deepcopy(COC)
         next(s for s in data["sheet"]["builder"]["steps"] if s["id"] == "start")["reads"] = {
             "before": "luck"
         }
         result = build_character(load_ruleset(data), answers(POW_65, start={"set": 1}))
-        assert entry(result, "start")["reasons"] == [
-            "reads.before is not built yet: the finished sheet is read"
-        ]
+        assert entry(result, "start")["reasons"] == []
         assert san(result) == 65
 
     def test_never_written_for_a_described_character(self, coc: Ruleset) -> None:

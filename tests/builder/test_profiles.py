@@ -3,6 +3,7 @@ slots counted from the sheet (G10), with a property test over any answers."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from hypothesis import given, settings
@@ -11,7 +12,8 @@ from hypothesis import strategies as st
 from gmtags import load_ruleset
 from gmtags.builder.build import BuildResult, build_character
 from gmtags.ruleset.model import Ruleset
-from tests.builder.samples import points
+from tests.builder.conftest import five_e_builder
+from tests.builder.samples import BUILDERS, points
 
 POINTS = load_ruleset(points())
 
@@ -107,3 +109,79 @@ def test_any_answers_never_raise_and_the_profile_is_the_first_that_holds(
     assert result.pools["bonus"]["budget"] == {"dragon": 15, "lunar": 18, None: 10}[expected]
     assert shown(result, "aspect_gifts")["shown"] == (expected == "dragon")
     assert shown(result, "moon_gifts")["shown"] == (expected == "lunar")
+
+
+def multiclass(reads: bool) -> Ruleset:
+    """The 5e sample with the features step (Ability Score Improvement at 4) after the scores
+    and a multiclass step after it whose Fighter is offered from Strength 13."""
+    data = five_e_builder()
+    steps = data["sheet"]["builder"]["steps"]
+    features = next(s for s in steps if s["id"] == "features")
+    steps.remove(features)
+    steps.insert(next(i for i, s in enumerate(steps) if s["id"] == "scores") + 1, features)
+    late = {"id": "multiclass", "label": "Multiclass", "kind": "catalog", "catalog": "classes"}
+    steps.append(late | {"min": 0} | ({"reads": {"before": "features"}} if reads else {}))
+    data["sheet"]["derived"].append(
+        {
+            "id": "str_13",
+            "label": "Strength 13",
+            "op": "stepTable",
+            "from": {"abilityScore": "str"},
+            "table": [[1, 0], [13, 1]],
+        }
+    )
+    fighter = next(e for e in data["catalogs"][-3]["entries"] if e["id"] == "fighter")
+    fighter["offeredWhen"] = {"derived": "str_13"}
+    return load_ruleset(data)
+
+
+def raised(strength: int) -> dict[str, Any]:
+    """A wizard of level 4 with `strength`, raising it by 2 with the improvement."""
+    scores = {"method": "manual", "scores": {"str": strength}}
+    steps = {
+        "class": {"picks": ["wizard"]},
+        "level": {"fields": {"level": 4}},
+        "scores": scores,
+        "features": {"picks": ["asi-4"]},
+        "multiclass": {"picks": ["fighter"]},
+    }
+    return {
+        "v": 1,
+        "seed": 7,
+        "steps": steps,
+        "choices": {"features/asi-4/abilities.0": ["str", "str"]},
+    }
+
+
+class TestReadsBefore:
+    def test_a_multiclass_requirement_reads_the_scores_before_this_levels_raise(self) -> None:
+        """004 (1.160): Strength 12 raised to 14 by this level's improvement does not open the
+        Fighter to a multiclass step that reads before the improvement; 13 does."""
+        before = build_character(multiclass(reads=True), raised(12))
+        assert before.card["abilities"]["str"] == 14
+        assert "fighter" not in shown(before, "multiclass")["offered"]
+        assert shown(before, "multiclass")["active"] == []
+        assert shown(before, "multiclass")["inactive"] == [
+            {"answer": "fighter", "reason": "not offered now (offeredWhen)"}
+        ]
+        strong = build_character(multiclass(reads=True), raised(13))
+        assert shown(strong, "multiclass")["active"] == ["fighter"]
+
+    def test_without_reads_the_raise_opens_it(self) -> None:
+        finished = build_character(multiclass(reads=False), raised(12))
+        assert shown(finished, "multiclass")["active"] == ["fighter"]
+
+    def test_an_initialize_value_read_before_the_improvement(self) -> None:
+        """G4 on initialize: a starting value from EDU read before the EDU improvement roll."""
+        data = json.loads((BUILDERS / "coc-builder.json").read_text(encoding="utf-8"))
+        start = next(s for s in data["sheet"]["builder"]["steps"] if s["id"] == "start")
+        start["writes"][0]["value"] = {"abilityScore": "edu"}
+        ans = {"v": 1, "seed": 3, "steps": {"start": {"set": 1}}}
+        after = build_character(load_ruleset(data), ans)
+        start["reads"] = {"before": "improvement"}
+        before = build_character(load_ruleset(data), ans)
+        assert after.card["abilities"] == before.card["abilities"]  # the roll still applies
+        edu = after.card["abilities"]["edu"]
+        assert after.card["fields"]["san_start"] == edu
+        assert before.card["fields"]["san_start"] < edu  # the improvement's gain is not read
+        assert shown(before, "start")["reasons"] == []

@@ -21,8 +21,8 @@ as it is (`now`), the value Set would write (`value`) and the value the last Set
 Decisions where the sources are silent:
 - The values are read on the finished sheet: after every step, and after the work other
   kinds do once every step has run (the pools' spending, the rolls read on the finished
-  sheet). `reads.before` (1.160) is another part of the builder, and the step says so while
-  it reads the finished sheet.
+  sheet). With `reads.before` (1.160) a Ref is read on the sheet as the steps before the
+  named one leave it (`gmtags.builder.profiles`); `remaining` still reads the pools as spent.
 - A `set` other than the recorded one (Set again, or an undo of it) writes the values as they
   are now and records them with the new count; `set` 0 (or absent) writes nothing and drops
   the record. A record that is not of the shape above, or a value in it that no longer fits
@@ -56,8 +56,6 @@ def run(state: State, step: InitializeStep) -> None:
     """The step's entry now; its values once every step has run (module doc)."""
     entry = state.blank_entry(step.id, step.kind)
     entry["offered"] = [write.field for write in step.writes]
-    if step.reads is not None:
-        entry["reasons"].append("reads.before is not built yet: the finished sheet is read")
 
     def finish(state: State, by_id: dict[str, Entry]) -> None:
         _initialize(state, step, by_id[step.id])
@@ -126,6 +124,11 @@ def _initialize(state: State, step: InitializeStep, entry: Entry) -> None:
         state.saved.setdefault(RECORD, {})[step.id] = {"set": count, "values": written}
 
 
+def entry_step(state: State, entry: Entry) -> Any:
+    """The step whose result entry `entry` is."""
+    return next((s for s in state.builder.steps if s.id == entry["id"]), None)
+
+
 def _value(state: State, write: Write, shape: Any, entry: Entry) -> Any:
     """What Set would write now (`_NOTHING`, with a reason, when nothing can be written)."""
     if write.remaining is not None:
@@ -139,7 +142,9 @@ def _value(state: State, write: Write, shape: Any, entry: Entry) -> Any:
         if shape.type != "number":
             entry["reasons"].append(f"'{write.field}' is not a number field")
             return _NOTHING
-        return read_value(shape, state.values().value(value))
+        reads = getattr(entry_step(state, entry), "reads", None)
+        sheet = state.before(reads.before) if reads and state.before else state.values()
+        return read_value(shape, sheet.value(value))
     return _fit(shape, value, write, entry)
 
 
