@@ -23,15 +23,21 @@ Decisions where the seed is silent (BUILDER.md §3 where it has one):
 - A catalog step with `reads.before` reads `offeredWhen` and `upTo` there, its
   `countFrom` still on the sheet as it is; it reads no exclusive group apart
   (its own picks are already out of that sheet).
+- An entry-choice slot's `countFrom` (G10) is read, floored and held to 0..`max` like the
+  ability and training slots, on the sheet as the entry choices find it: after the scores
+  and the training, before any entry choice writes its rows.
 """
 
 from __future__ import annotations
 
+import math
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from gmtags.builder.model import Builder, Pool, Ref
     from gmtags.builder.steps import State
+    from gmtags.ruleset.catalogs import EntryChoice
+    from gmtags.sheet.values import SheetValues
 
 
 def listed(builder: Builder) -> set[str]:
@@ -66,10 +72,19 @@ def budget(state: State, pool: Pool) -> Ref:
     return pool.budget
 
 
+def slot_count(choice: EntryChoice, values: SheetValues) -> int:
+    """An entry-choice slot's size: `count`, or `countFrom` floored and held to 0..`max`."""
+    if choice.count_from is None:
+        return choice.count or 0
+    counted = values.value(choice.count_from)
+    whole = math.floor(counted) if math.isfinite(counted) else 0
+    return max(0, min(whole, choice.max or 0))
+
+
 def cut_from(builder: Builder, step_id: str) -> frozenset[str]:
     """`step_id` and every step after it."""
     ids = [s.id for s in builder.steps]
     return frozenset(ids[ids.index(step_id) :]) if step_id in ids else frozenset()
 
 
-__all__ = ["budget", "cut_from", "decide", "hidden", "listed"]
+__all__ = ["budget", "cut_from", "decide", "hidden", "listed", "slot_count"]

@@ -651,7 +651,7 @@ class State:
                 and e.id not in chosen_anywhere
             ]
             by = {e.id: e for e in offered}
-            count = choice.count or 0
+            count = profiles.slot_count(choice, values)
             valid: list[str] = []
             inactive: list[Entry] = []
             for answer in self.answers.choices.get(key, []):

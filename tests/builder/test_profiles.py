@@ -185,3 +185,32 @@ class TestReadsBefore:
         assert after.card["fields"]["san_start"] == edu
         assert before.card["fields"]["san_start"] < edu  # the improvement's gain is not read
         assert shown(before, "start")["reasons"] == []
+
+
+class TestCountedSlots:
+    def counted(self, xp: float, picks: list[str]) -> dict[str, Any]:
+        """A half-elf whose language slot is counted from the card's own `xp`, max 3 (a value
+        no step writes: import refuses a count reading what its step or a later one changes)."""
+        data = five_e_builder()
+        half_elf = data["catalogs"][-5]["entries"][0]
+        half_elf["grants"]["entries"]["choose"] = [
+            {"catalog": "languages", "countFrom": {"field": "xp"}, "max": 3}
+        ]
+        ans = {
+            "v": 1,
+            "seed": 7,
+            "steps": {"race": {"picks": ["half-elf"]}},
+            "choices": {"race/half-elf/entries.0": picks},
+        }
+        result = build_character(load_ruleset(data), ans, {"fields": {"xp": xp}})
+        return next(c for c in shown(result, "languages")["choices"] if c["key"].startswith("race"))
+
+    def test_an_entry_choice_slot_counted_from_the_sheet(self) -> None:
+        """G10: `countFrom` with `max`, floored and held to 0..max, like the ability slots."""
+        slot = self.counted(2.7, ["elvish", "orc", "sylvan"])  # floored to 2
+        assert (slot["count"], slot["active"]) == (2, ["elvish", "orc"])
+        assert slot["inactive"][0]["answer"] == "sylvan"
+        assert self.counted(7, [])["count"] == 3  # held to max 3
+        assert self.counted(7, [])["pending"] == 3
+        low = self.counted(-1, ["elvish"])  # held to 0
+        assert (low["count"], low["active"], low["pending"]) == (0, [], 0)
