@@ -10,12 +10,14 @@
   the arithmetic of grants, `pools` and `priced_rows` the creation pools and
   their ledger, `dice` and `coins` the creation rolls);
 - `quotas` and `constraints`: counted picks and creation rules, as badges;
+- `profiles`: creation profiles, `reads.before` and entry-choice slots counted
+  from the sheet;
 - `cli` and `wizard`: `gmtags character build`, `show` and `new`.
 
 Built: every step kind of 004 with its grants, pools, prices and ledger,
-quotas and constraints, and the terminal wizard. Not yet (later parts):
-profiles, `reads.before`, entry-choice slots counted from the sheet,
-described characters and the party builder.
+quotas and constraints, profiles, `reads.before`, entry-choice slots counted
+from the sheet, and the terminal wizard. Not yet (later parts): described
+characters and the party builder.
 """
 
 # The builder's models read the ruleset's (catalogs, sheet) and the ruleset's import

@@ -24,10 +24,11 @@ fixpoint of at most 8 builds (BUILDER §3.11).
 
 Every step kind of 004 is built (BUILDER chunks B–F), with quotas,
 `distinctBy`, `quotaBelow` and the creation constraints (`quotas`,
-`constraints`) and borrowed catalogs (read at load). Not yet: profiles,
-`reads.before`, entry-choice slots counted from the sheet, described
-characters and the party builder (later parts). Decisions where the seed is silent are in
-each module's docstring and in `BUILDER.md` §3.
+`constraints`), borrowed catalogs (read at load), profiles, `reads.before`
+(the sheet before a step: built again with it and the later steps hidden) and
+entry-choice slots counted from the sheet (`gmtags.builder.profiles`). Not yet:
+described characters and the party builder (later parts). Decisions where the
+seed is silent are in each module's docstring and in `BUILDER.md` §3.
 """
 
 from __future__ import annotations
