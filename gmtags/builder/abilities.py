@@ -44,7 +44,8 @@ def abilities_step(state: State, step: AbilitiesStep) -> None:
     names = step_abilities(state, step)
     own = {a: state.writer.own(f"abilities.{a}") for a in names}
     method = answer.method
-    if method is None and not any(v is not None for v in own.values()):
+    own_scores = any(v is not None for v in own.values())
+    if method is None and not own_scores and state.answers.described is not True:
         method = step.default or methods.default
     entry["offered"] = methods.declared
     if method is None:

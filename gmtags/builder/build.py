@@ -40,7 +40,7 @@ from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
 
-from gmtags.builder import priced_rows, profiles
+from gmtags.builder import described, priced_rows, profiles
 from gmtags.builder import steps as kinds
 from gmtags.builder.answers import Answers, read_answers
 from gmtags.builder.card import Layer, Writer, player_layer, settle
@@ -104,6 +104,24 @@ def build_character(
     and `AnswersError` (answers of the wrong shape)."""
     builder = _builder(ruleset, party)
     read = answers if isinstance(answers, Answers) else read_answers(dict(answers))
+    read = described.resolve(read, card, partial(_blank, ruleset, builder))
+    if described.is_done(read, card):
+        again = partial(_build, ruleset, builder)
+        card = described.done_card(ruleset, read, card, lambda a, c: again(a, c).card)
+    res = _build(ruleset, builder, read, card)
+    if read.described is True:
+        res.card = described.as_described(card, res.answers)
+    return res
+
+
+def _blank(ruleset: Ruleset, builder: Builder) -> dict[str, Any]:
+    """The card the blank build gives (no answers, no card: `gmtags.builder.described`)."""
+    return _build(ruleset, builder, read_answers({"v": 1, "seed": 0}), None).card
+
+
+def _build(
+    ruleset: Ruleset, builder: Builder, read: Answers, card: Mapping[str, Any] | None
+) -> BuildResult:
     seed = read.seed if read.seed is not None else secrets.randbits(63)
     layer = player_layer(card)
     gates = Gates()

@@ -120,6 +120,8 @@ def build(
 ) -> BuildResult:
     """Build with `buys` answered to `step` (and other steps' answers)."""
     answers: dict[str, Any] = {"v": 1, "seed": 7, "steps": dict(steps)}
+    if card is not None and "builder" not in card:
+        answers["described"] = False  # a hand-written card, not a described character (H1)
     if buys is not None:
         answers["steps"][step] = {"buys": buys}
     return build_character(rules, answers, card)

@@ -70,6 +70,8 @@ def build(
     card: dict[str, Any] | None = None,
     ruleset: Ruleset | None = None,
 ) -> BuildResult:
+    if card is not None and "builder" not in card:  # hand-written, not described (H1)
+        given_answers = {"described": False, **given_answers}
     return build_character(ruleset or vtm(), given_answers, card)
 
 

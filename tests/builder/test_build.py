@@ -327,7 +327,8 @@ class TestOwnership:
 
     def test_the_players_rows_stay(self, five_e: Any) -> None:
         card = {"lists": {"features": [{"name": "Lucky", "text": "mine"}]}}
-        result = build_character(five_e, answers(race={"picks": ["elf"]}), card)
+        given = {**answers(race={"picks": ["elf"]}), "described": False}  # not described (H1)
+        result = build_character(five_e, given, card)
         assert rows(result, "features") == ["Lucky", "Darkvision"]
         back = build_character(five_e, answers(), result.card)
         assert rows(back, "features") == ["Lucky"]
