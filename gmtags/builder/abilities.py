@@ -9,7 +9,8 @@ player hands out, each once: 004 "repartidos después como un conjunto"),
 answers, else new ones from the seed, one stream per roll (SPEC §10), kept
 with their faces. Once every step has run, `finish_scores` puts the picks'
 `add`s and choices on top (`gmtags.builder.scores`) and writes the scores.
-Functions over the build's `State` (`gmtags.builder.steps`).
+A described character (`gmtags.builder.described`) takes no default method and
+is never rolled for (BUILDER H2). Functions over the build's `State` (`gmtags.builder.steps`).
 """
 
 from __future__ import annotations
@@ -56,6 +57,9 @@ def abilities_step(state: State, step: AbilitiesStep) -> None:
     if method not in methods.declared:
         entry["inactive"].append({"answer": method, "reason": "not a method of this step"})
         entry["pending"] = 1
+        return
+    if method in ("roll", "rolls") and state.answers.described is True:
+        entry["reasons"].append("a described character is not rolled for")  # H2
         return
     scores = dict(answer.scores or {})
     base, pending = _method_scores(state, step, method, names, scores, own)

@@ -24,7 +24,7 @@ Decisions where the seed is silent (BUILDER.md §3 where it has one):
   and the training are worked out once every step has run.
 - The default method (`default`, 1.87) is taken only by a character with no
   ability score of its own on the card (004: "un personaje descrito nunca lo
-  toma"); the described mode itself is a later part of the builder.
+  toma"), nor by a described one (`gmtags.builder.described`).
 - Starting kits are taken with `kits`; each item line is written to the card's
   `items` (marked `_kit`); coin lines go to the builder record's purse
   (`gmtags.builder.coins`).
