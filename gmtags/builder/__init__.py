@@ -12,12 +12,14 @@
 - `quotas` and `constraints`: counted picks and creation rules, as badges;
 - `profiles`: creation profiles, `reads.before` and entry-choice slots counted
   from the sheet;
+- `described`: described characters (BUILDER H1–H2: a filled card opens
+  described, `described: false` is Done);
 - `cli` and `wizard`: `gmtags character build`, `show` and `new`.
 
 Built: every step kind of 004 with its grants, pools, prices and ledger,
 quotas and constraints, profiles, `reads.before`, entry-choice slots counted
-from the sheet, and the terminal wizard. Not yet (later parts): described
-characters and the party builder.
+from the sheet, described characters (`described`), and the terminal wizard.
+Not yet (a later part): the party builder.
 """
 
 # The builder's models read the ruleset's (catalogs, sheet) and the ruleset's import

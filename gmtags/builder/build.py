@@ -26,8 +26,11 @@ Every step kind of 004 is built (BUILDER chunks B–F), with quotas,
 `distinctBy`, `quotaBelow` and the creation constraints (`quotas`,
 `constraints`), borrowed catalogs (read at load), profiles, `reads.before`
 (the sheet before a step: built again with it and the later steps hidden) and
-entry-choice slots counted from the sheet (`gmtags.builder.profiles`). Not yet:
-described characters and the party builder (later parts). Decisions where the
+entry-choice slots counted from the sheet (`gmtags.builder.profiles`), and
+described characters (`gmtags.builder.described`: a filled card with no
+builder record opens described and comes back unchanged; Done records the
+described picks' ability gains). Not yet: the party builder (a later part).
+Decisions where the
 seed is silent are in each module's docstring and in `BUILDER.md` §3.
 """
 
