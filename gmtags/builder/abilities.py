@@ -98,13 +98,16 @@ def _method_scores(
     if method == "standardArray" and methods.standard_array is not None:
         return _assigned(state, step.id, list(methods.standard_array), names, scores)
     if method == "roll" and methods.roll is not None:
-        thrown = [creation_roll(state, step.id, str(n), methods.roll) for n in range(len(names))]
+        thrown = [
+            creation_roll(state, step.id, str(n), rolls.Dice.of(methods.roll))
+            for n in range(len(names))
+        ]
         return _assigned(state, step.id, [t for t in thrown if t is not None], names, scores)
     if method == "rolls" and methods.rolls is not None:
         base: dict[str, int] = {}
         for group in methods.rolls:
             for name in group.abilities:
-                total = creation_roll(state, step.id, name, group.dice)
+                total = creation_roll(state, step.id, name, rolls.Dice.of(group.dice))
                 if total is not None:
                     base[name] = total
         return base, len([n for n in names if n not in base])
@@ -137,15 +140,8 @@ def _assigned(
     return base, len(left)
 
 
-def creation_roll(state: State, step_id: str, key: str, dice_model: Any) -> int | None:
+def creation_roll(state: State, step_id: str, key: str, dice: rolls.Dice) -> int | None:
     """A creation roll: the one in the answers, else a new one from the seed (SPEC §10)."""
-    dice = rolls.Dice(
-        dice_model.count,
-        dice_model.sides,
-        dice_model.keep,
-        dice_model.add or 0,
-        getattr(dice_model, "multiplier", None) or 1,
-    )
     recorded: RecordedRoll | None = (state.answers.step(step_id).rolls or {}).get(key)
     attempt = recorded.attempt if recorded is not None else 0
     if recorded is not None and recorded.faces is not None:

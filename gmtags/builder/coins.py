@@ -19,35 +19,23 @@ below 0.
 from __future__ import annotations
 
 import math
-import re
 from typing import TYPE_CHECKING
 
 from gmtags.builder import abilities
+from gmtags.builder.dice import Dice
 from gmtags.builder.model.steps import KitLine
 
 if TYPE_CHECKING:
     from gmtags.builder.steps import State
-
-_DICE = re.compile(r"^(\d+)d(\d+)([+-]\d+)?$")
-
-
-class _Dice:
-    """Creation dice read from a kit line's `roll` ("5d4", "2d6+3")."""
-
-    def __init__(self, written: str) -> None:
-        found = _DICE.fullmatch(written)
-        assert found is not None  # the model's DICE_PATTERN
-        self.count, self.sides = int(found[1]), int(found[2])
-        self.keep: int | None = None
-        self.add = int(found[3] or 0)
-        self.multiplier = 1
 
 
 def line_coins(state: State, step_id: str, kit_id: str, place: int, line: KitLine) -> int | None:
     """How many coins one line gives (None when its roll could not be read)."""
     times = line.times or 1
     if line.roll is not None:
-        total = abilities.creation_roll(state, step_id, f"{kit_id}/{place}", _Dice(line.roll))
+        total = abilities.creation_roll(
+            state, step_id, f"{kit_id}/{place}", Dice.written(line.roll)
+        )
         return None if total is None else max(0, total) * times
     if line.count_from is not None:
         read = state.values().value(line.count_from)

@@ -24,8 +24,10 @@ Decisions where the sources are silent:
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from gmtags.checks.dice import keep_highest
 from gmtags.history.seeds import derive_creation_seed
@@ -33,6 +35,8 @@ from gmtags.history.seeds import derive_creation_seed
 MAX_CREATION_DICE = 100
 """The most dice one creation roll throws (a bound of ours: 004 names none; 5e's 4d6 and
 CoC's 3d6 are far below it, and it keeps a roll's recorded faces small)."""
+
+_WRITTEN = re.compile(r"(\d+)d(\d+)([+-]\d+)?")
 
 MAX_SIDES = 1000
 """The most faces a creation die has (as a sheet's rolled column, 002)."""
@@ -48,6 +52,20 @@ class Dice:
     keep: int | None = None
     add: int = 0
     multiplier: int = 1
+
+    @classmethod
+    def of(cls, model: Any) -> Dice:
+        """The dice a ruleset writes as `{count, sides, keep?, add?, multiplier?}` (004)."""
+        return cls(model.count, model.sides, model.keep, model.add or 0, model.multiplier or 1)
+
+    @classmethod
+    def written(cls, text: str) -> Dice:
+        """Dice written as text (`"5d4"`, `"2d6+3"`: a kit's coins roll, 004 1.157); the model
+        checked the shape (SCHEMA-NOTES §1 dice)."""
+        found = _WRITTEN.fullmatch(text)
+        if found is None:
+            raise ValueError(f"not dice: {text!r}")
+        return cls(int(found[1]), int(found[2]), add=int(found[3] or 0))
 
     def total(self, faces: Sequence[int]) -> int:
         """The result the faces give: the kept faces' sum, plus `add`, times `multiplier`."""

@@ -455,8 +455,7 @@ class Wizard:
         if answer.get("method") != "roll" or methods.roll is None:
             return ""
         made = answer.get("rolls", {})
-        d = methods.roll
-        dice = Dice(d.count, d.sides, d.keep, d.add or 0, d.multiplier or 1)
+        dice = Dice.of(methods.roll)
         return ", ".join(
             f"{dice.total(made[k]['faces'])} {made[k]['faces']}"
             for k in sorted(made, key=lambda k: int(k) if k.isdigit() else 0)

@@ -79,18 +79,12 @@ def _key(roll: RollModel) -> str:
     return roll.field if roll.field is not None else str(roll.ability)
 
 
-def _dice(model: Any) -> creation.Dice:
-    return creation.Dice(
-        model.count, model.sides, model.keep, model.add or 0, model.multiplier or 1
-    )
-
-
 def made(
     state: State, step: RollStep, key: str, dice_model: Any, best: int | None
 ) -> tuple[creation.Roll, dict[str, Any]] | None:
     """The roll under `key`: the recorded one, else thrown from the seed; with what it shows
     (faces or tries). None, with a problem, when the recorded roll cannot be read."""
-    dice = _dice(dice_model)
+    dice = creation.Dice.of(dice_model)
     at = f"steps.{step.id}.rolls.{key}"
     recorded: RecordedRoll | None = (state.answers.step(step.id).rolls or {}).get(key)
     attempt = recorded.attempt if recorded is not None else 0
