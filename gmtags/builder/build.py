@@ -29,8 +29,9 @@ Every step kind of 004 is built (BUILDER chunks B–F), with quotas,
 entry-choice slots counted from the sheet (`gmtags.builder.profiles`), and
 described characters (`gmtags.builder.described`: a filled card with no
 builder record opens described and comes back unchanged; Done records the
-described picks' ability gains). Not yet: the party builder (a later part).
-Decisions where the
+described picks' ability gains), and the party builder (`gmtags.builder.party`:
+the same build over the party's fields and lists, its `fromMembers` fields read
+from the members). Decisions where the
 seed is silent are in each module's docstring and in `BUILDER.md` §3.
 """
 
@@ -44,6 +45,7 @@ from functools import partial
 from typing import Any
 
 from gmtags.builder import described, priced_rows, profiles
+from gmtags.builder import party as party_sheet
 from gmtags.builder import steps as kinds
 from gmtags.builder.answers import Answers, read_answers
 from gmtags.builder.card import Layer, Writer, player_layer, settle
@@ -86,15 +88,6 @@ class Gates:
     """Per priced rows step, the rows its pool did not pay (`gmtags.builder.priced_rows`)."""
 
 
-def _builder(ruleset: Ruleset, party: bool) -> Builder:
-    if party:
-        raise RulesetError([Problem("party.builder", "the party builder is not built yet")])
-    model = ruleset.sheet.builder_model
-    if model is None:
-        raise RulesetError([Problem("sheet.builder", "this ruleset has no builder")])
-    return model
-
-
 def build_character(
     ruleset: Ruleset,
     answers: Answers | Mapping[str, Any],
@@ -104,10 +97,36 @@ def build_character(
     members: Mapping[str, Any] | None = None,
 ) -> BuildResult:
     """The card `answers` build on `card` (SPEC §10); raises only `RulesetError` (no builder)
-    and `AnswersError` (answers of the wrong shape)."""
-    builder = _builder(ruleset, party)
+    and `AnswersError` (answers of the wrong shape).
+
+    With `party`, the shared party sheet (`gamePartySheet`) `answers` build on `card`, the
+    `fromMembers` fields read from `members` (`gmtags.builder.party`)."""
+    if not party:
+        model = ruleset.sheet.builder_model
+        if model is None:
+            raise RulesetError([Problem("sheet.builder", "this ruleset has no builder")])
+        return _build_card(ruleset, model, answers, card, {})
+    model = party_sheet.party_of(ruleset).builder_model
+    assert model is not None  # party_of refuses a party sheet without a builder
+    from_members = party_sheet.member_fields(ruleset, members)
+    view = party_sheet.party_view(ruleset)
+    res = _build_card(view, model, answers, party_sheet.as_card(card, from_members), from_members)
+    res.card = party_sheet.as_sheet(res.card, from_members)
+    return res
+
+
+def _build_card(
+    ruleset: Ruleset,
+    builder: Builder,
+    answers: Answers | Mapping[str, Any],
+    card: Mapping[str, Any] | None,
+    start: Mapping[str, Any],
+) -> BuildResult:
+    """`build_character` on a sheet whose every card starts with the fields `start` (the
+    party's `fromMembers` fields: the blank build reads them too)."""
     read = answers if isinstance(answers, Answers) else read_answers(dict(answers))
-    read = described.resolve(read, card, partial(_blank, ruleset, builder))
+    blank = party_sheet.as_card(None, start) or None
+    read = described.resolve(read, card, partial(_blank, ruleset, builder, blank))
     if described.is_done(read, card):
         again = partial(_build, ruleset, builder)
         card = described.done_card(ruleset, read, card, lambda a, c: again(a, c).card)
@@ -117,9 +136,10 @@ def build_character(
     return res
 
 
-def _blank(ruleset: Ruleset, builder: Builder) -> dict[str, Any]:
-    """The card the blank build gives (no answers, no card: `gmtags.builder.described`)."""
-    return _build(ruleset, builder, read_answers({"v": 1, "seed": 0}), None).card
+def _blank(ruleset: Ruleset, builder: Builder, card: Mapping[str, Any] | None) -> dict[str, Any]:
+    """The card the blank build gives (no answers; `card` only what every card starts with:
+    `gmtags.builder.described`)."""
+    return _build(ruleset, builder, read_answers({"v": 1, "seed": 0}), card).card
 
 
 def _build(

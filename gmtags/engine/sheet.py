@@ -39,6 +39,7 @@ from gmtags.sheet.use import use
 from gmtags.sheet.values import Scalar, SheetValues
 from gmtags.state.characters import PARTY_WHO, Character, find_character, party_members
 from gmtags.state.names import PARTY_KEY, normalize_name
+from gmtags.state.saves import raise_revision
 from gmtags.state.snapshot import CharacterCard, LiveEntry, PartySheet, Snapshot
 from gmtags.tags.parse import ParsedTag
 from gmtags.tags.receipt import Pairs, Receipt, refused
@@ -438,7 +439,8 @@ def _apply_party_sheet(tag: ParsedTag, op: str, snapshot: Snapshot, context: Con
     result = PARTY_OPS[op](tag, snapshot, PartyValues(context.ruleset, party, snapshot), context)
     if isinstance(result, Refused):
         return _refuse(tag, op, snapshot, result.reason, head, party.label)
-    return _ok(tag, op, head, result.snapshot, result.now, party.label, context)
+    changed = raise_revision(result.snapshot)  # SPEC §11: every applied party command
+    return _ok(tag, op, head, changed, result.now, party.label, context)
 
 
 def _apply_everyone(tag: ParsedTag, op: str, snapshot: Snapshot, context: Context) -> Applied:

@@ -263,3 +263,13 @@ class Ruleset(RulesetModel):
         derived._played = played
         derived._borrowed = self._borrowed
         return derived
+
+    def with_sheet(self, sheet: Sheet) -> Ruleset:
+        """This ruleset with `sheet` as its character sheet (the party builder's view,
+        `gmtags.builder.party`): a new object, nothing cached from this one carried over."""
+        values = {name: getattr(self, name) for name in type(self).model_fields}
+        values["sheet"] = sheet
+        derived = type(self).model_construct(_fields_set=self.model_fields_set, **values)
+        derived._played = self._played
+        derived._borrowed = self._borrowed
+        return derived

@@ -194,6 +194,11 @@ class Snapshot(StateModel):
 
     game_character_cards: dict[str, CharacterCard] = Field(default={}, alias="gameCharacterCards")
     game_party_sheet: PartySheet | None = Field(default=None, alias="gamePartySheet")
+    game_party_sheet_revision: Annotated[StrictInt, Field(ge=0)] = Field(
+        default=0, alias="gamePartySheetRevision"
+    )
+    """SPEC §11: raised by one on every party-sheet save and every applied `sheet="party"`
+    command; a party save names the revision it was opened on (`gmtags.state.saves`)."""
     ruleset_live: dict[str, LiveEntry] = Field(default={}, alias="rulesetLive")
     ruleset_clocks: tuple[Clock, ...] = Field(default=(), alias="rulesetClocks")
     ruleset_layers: tuple[LayerId, ...] = Field(default=(), alias="rulesetLayers")

@@ -53,6 +53,7 @@ Decisions where the seed and BUILDER.md are silent:
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import dataclass
 from typing import Any, cast
 
 from gmtags.builder.crossref import BuilderCheck, check_steps, filters_of, item_ref, training_choice
@@ -280,63 +281,95 @@ def check_builder_grants(ruleset: Ruleset, index: SheetIndex) -> list[Problem]:
     """004, "Lo que da una selección son las grants de su entrada": what inline entries'
     grants name (abilities, skills, saves, tiers, fields and the values they set, rating
     targets and their maps, granted catalogs and their `choices` step, item access), choice
-    ids unique within the catalog, `excludeChoices`, and `offeredWhen` (A26–A29)."""
+    ids unique within the catalog, `excludeChoices`, and `offeredWhen` (A26–A29). A catalog
+    only the party's builder picks from is read against the party sheet and its builder
+    (`SheetIndex.party_catalogs`)."""
     builder = ruleset.sheet.builder_model or _NO_BUILDER
-    check = BuilderCheck(ruleset, index, builder, "sheet.builder")
-    chosen = {step.catalog for _, step in builder.steps_of(ChoicesStep)}
-    allocated = {
-        target_value(target, index)
-        for _, step in builder.steps_of(AllocateStep)
-        for group in step.groups
-        for target in group.targets
-    }
+    check = _GrantsCheck.of(BuilderCheck(ruleset, index, builder, "sheet.builder"))
+    party = ruleset.party
+    party_builder = party.builder_model if party is not None else None
+    shared = check
+    if party is not None and party_builder is not None and index.party_catalogs:
+        party_index = SheetIndex.of_party(ruleset, party)
+        shared = _GrantsCheck.of(BuilderCheck(ruleset, party_index, party_builder, "party.builder"))
     seen: dict[str, set[str]] = {}
     for path, catalog, entry in _entries(ruleset):
-        if entry.offered_when is not None:
-            at = f"{path}.offeredWhen"
-            check.ref(entry.offered_when, at, "offeredWhen")
-            read = reads([entry.offered_when], index)
-            met = read & entry_changes(entry, index, check.catalogs)
-            if met:
-                check.add(at, f"offeredWhen reads {describe(met)}, which its own pick changes")
-            elif read & allocated:
-                message = (
-                    f"offeredWhen reads {describe(read & allocated)}, which an allocate step "
-                    "changes; a free grant's condition never reads an allocation group"
-                )
-                check.add(at, message)
-        grants = entry.grants
-        if grants is None:
-            continue
-        _grants(check, f"{path}.grants", grants, chosen)
-        ids = seen.setdefault(catalog.id, set())
-        for where, choice in _grant_choices(grants):
-            if choice.id is not None and choice.id in ids:
-                check.add(
-                    f"{path}.grants.{where}.id",
-                    f"choice id '{choice.id}' repeats in catalog '{catalog.id}'",
-                )
-            if choice.id is not None:
-                ids.add(choice.id)
-            kind = where.split(".")[0]
-            for item, ref in enumerate(choice.exclude_choices or ()):
-                _exclude(
-                    check,
-                    f"{path}.grants.{where}.excludeChoices.{item}",
-                    ref,
-                    kind,
-                    _first_step(builder, catalog.id),
-                )
+        here = shared if catalog.id in index.party_catalogs else check
+        _entry_grants(here, path, catalog, entry, seen.setdefault(catalog.id, set()))
+    trained = check.check
     for place, step in builder.steps_of(TrainedStep):
         ids_here: set[str] = set()
         for item, choice in enumerate(step.choose or ()):
-            at = f"{check.at(place)}.choose.{item}"
+            at = f"{trained.at(place)}.choose.{item}"
             if choice.id is not None and choice.id in ids_here:
-                check.add(f"{at}.id", f"choice id '{choice.id}' repeats in this step")
+                trained.add(f"{at}.id", f"choice id '{choice.id}' repeats in this step")
             ids_here.add(choice.id or "")
             for spot, ref in enumerate(choice.exclude_choices or ()):
-                _exclude(check, f"{at}.excludeChoices.{spot}", ref, "trained", place)
-    return check.problems
+                _exclude(trained, f"{at}.excludeChoices.{spot}", ref, "trained", place)
+    extra = shared.check.problems if shared is not check else []
+    return check.check.problems + extra
+
+
+@dataclass
+class _GrantsCheck:
+    """A builder whose catalogs' grants are checked, with what its steps choose and allocate."""
+
+    check: BuilderCheck
+    chosen: set[str]
+    allocated: set[Value]
+
+    @classmethod
+    def of(cls, check: BuilderCheck) -> _GrantsCheck:
+        builder, index = check.builder, check.index
+        chosen = {step.catalog for _, step in builder.steps_of(ChoicesStep)}
+        allocated = {
+            target_value(target, index)
+            for _, step in builder.steps_of(AllocateStep)
+            for group in step.groups
+            for target in group.targets
+        }
+        return cls(check, chosen, allocated)
+
+
+def _entry_grants(
+    here: _GrantsCheck, path: str, catalog: Catalog, entry: CatalogEntry, ids: set[str]
+) -> None:
+    """One inline entry's `offeredWhen` and grants (`check_builder_grants`)."""
+    check, index = here.check, here.check.index
+    if entry.offered_when is not None:
+        at = f"{path}.offeredWhen"
+        check.ref(entry.offered_when, at, "offeredWhen")
+        read = reads([entry.offered_when], index)
+        met = read & entry_changes(entry, index, check.catalogs)
+        if met:
+            check.add(at, f"offeredWhen reads {describe(met)}, which its own pick changes")
+        elif read & here.allocated:
+            message = (
+                f"offeredWhen reads {describe(read & here.allocated)}, which an allocate step "
+                "changes; a free grant's condition never reads an allocation group"
+            )
+            check.add(at, message)
+    grants = entry.grants
+    if grants is None:
+        return
+    _grants(check, f"{path}.grants", grants, here.chosen)
+    for where, choice in _grant_choices(grants):
+        if choice.id is not None and choice.id in ids:
+            check.add(
+                f"{path}.grants.{where}.id",
+                f"choice id '{choice.id}' repeats in catalog '{catalog.id}'",
+            )
+        if choice.id is not None:
+            ids.add(choice.id)
+        kind = where.split(".")[0]
+        for item, ref in enumerate(choice.exclude_choices or ()):
+            _exclude(
+                check,
+                f"{path}.grants.{where}.excludeChoices.{item}",
+                ref,
+                kind,
+                _first_step(check.builder, catalog.id),
+            )
 
 
 def _first_step(builder: Builder, catalog: str) -> int | None:

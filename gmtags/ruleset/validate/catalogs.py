@@ -15,7 +15,10 @@ Decisions where the notes and the seeds are silent:
 - a required column is missing from a row when its value is absent or empty
   text;
 - `mechanics.save.save` names a save of the sheet, and `reaction.against`
-  names catalogs of this file.
+  names catalogs of this file;
+- a catalog only the party's builder picks from (002, "Creación compartida del
+  grupo") feeds the party's lists: its `feeds`, rows and filter fields are read
+  against the party sheet (`SheetIndex.party_catalogs`).
 """
 
 from __future__ import annotations
@@ -100,12 +103,13 @@ def check_catalog_headers(ruleset: Ruleset, index: SheetIndex) -> list[Problem]:
             problems.append(Problem(f"{at}.holds", "a catalog of creatures needs a combat block"))
         if catalog.holds == "items" and ruleset.items is None:
             problems.append(Problem(f"{at}.holds", "a catalog of items needs an items block"))
+        sheet = index.for_catalog(catalog.id)
         for place, list_id in enumerate(catalog.feeds or ()):
-            if list_id not in index.lists:
+            if list_id not in sheet.lists:
                 problems.append(Problem(f"{at}.feeds.{place}", f"names no list '{list_id}'"))
         for place, found in enumerate(catalog.filters or ()):
             start = found.start_from
-            if start is not None and start.field not in index.fields:
+            if start is not None and start.field not in sheet.fields:
                 where = f"{at}.filters.{place}.startFrom.field"
                 problems.append(Problem(where, f"names no field '{start.field}'"))
         if catalog.from_ is not None and catalog.from_.ruleset == ruleset.id:
@@ -124,9 +128,10 @@ def check_catalog_rows(ruleset: Ruleset, index: SheetIndex) -> list[Problem]:
     state nor (002) a list sum, "ni siquiera mediante un valor derivado".
     """
     problems: list[Problem] = []
-    for path, _, entry in _entries(ruleset):
+    for path, catalog, entry in _entries(ruleset):
+        sheet = index.for_catalog(catalog.id)
         for place, row in enumerate(entry.rows or ()):
-            problems += _row(row, f"{path}.rows.{place}", index)
+            problems += _row(row, f"{path}.rows.{place}", sheet)
     return problems
 
 

@@ -53,6 +53,12 @@ def _first_by_id(items: Iterable[Any]) -> dict[str, Any]:
     return found
 
 
+def _step_catalogs(builder: Any) -> set[str]:
+    """The catalogs a builder's steps pick from (catalog and choices steps)."""
+    steps = builder.steps if builder is not None else ()
+    return {name for step in steps if isinstance(name := getattr(step, "catalog", None), str)}
+
+
 def reads_modifier(node: Node) -> bool:
     """True for a node that reads a skill's or a save's modifier."""
     return node[0] in ("skill", "save")
@@ -75,6 +81,7 @@ class SheetIndex:
     tracks: dict[str, LiveTrack] = field(default_factory=dict)
     states: dict[str, LiveState] = field(default_factory=dict)
     _edges: dict[Node, list[Node]] = field(default_factory=dict, repr=False)
+    _party_index: SheetIndex | None = field(default=None, repr=False)
 
     @classmethod
     def of_sheet(cls, ruleset: Ruleset) -> SheetIndex:
@@ -108,6 +115,28 @@ class SheetIndex:
             pools=_first_by_id(party.pools),
             groups={pool.group for pool in party.pools if pool.group is not None},
         )
+
+    @cached_property
+    def party_catalogs(self) -> frozenset[str]:
+        """The catalogs the party's builder picks from and the character's does not (002,
+        "Creación compartida del grupo": its catalog steps "pueden leer los catálogos del
+        conjunto que alimentan las listas del grupo"): their lists, fields and grants are
+        the party's."""
+        party = self.ruleset.party
+        return frozenset(
+            _step_catalogs(party.builder_model if party is not None else None)
+            - _step_catalogs(self.ruleset.sheet.builder_model)
+        )
+
+    def for_catalog(self, catalog_id: str) -> SheetIndex:
+        """The sheet a catalog's lists, fields and grants are read against: the party's for a
+        party catalog (`party_catalogs`), else this one."""
+        party = self.ruleset.party
+        if self.party or party is None or catalog_id not in self.party_catalogs:
+            return self
+        if self._party_index is None:
+            self._party_index = SheetIndex.of_party(self.ruleset, party)
+        return self._party_index
 
     # -- the dependency graph ------------------------------------------------
 
