@@ -4,9 +4,10 @@ Every reply gmtags makes (through the proxy, or saved by `gmtags transcript
 reprocess --db`) is a node: its chat, its parent node (NULL: the chat's
 start), the snapshots before and after it, its seed and its fingerprint
 (`gmtags.history.fingerprint`). Several children of one node are swipes of
-one message; a continuation is a child of the reply it continues. Nodes never
-change and are never deleted on the strength of a count: a node no later
-request anchors on simply stops mattering.
+one message; a continuation is a child of the reply it continues. A node's place
+and reply never change (a save from the pages replaces its snapshot after,
+keeping the old one in `edits`), and nodes are never deleted on the strength of
+a count: a node no later request anchors on simply stops mattering.
 
 Tables:
 - `snapshots(name, body)`: every snapshot once, named by the sha256 of its
@@ -18,7 +19,11 @@ Tables:
   seed are reserved when the request arrives); it is matched by nothing.
   `key` and `tail` are the fingerprint's lookup keys and `size` its size
   (indexed); `receipts` (a
-  JSON list) or `text` is the fingerprint itself, read to confirm a match.
+  JSON list) or `text` is the fingerprint itself, read to confirm a match;
+  `created` when the node was made (added to older files on opening);
+- `edits(id, chat_id, node, old, new, created)`: each save the pages made into
+  a chat's current snapshot (`edit_current`): the node whose snapshot after
+  it replaced (NULL: the chat's start), and the snapshots before and after.
 
 Every write is one transaction (`BEGIN IMMEDIATE` … `COMMIT`), so a process
 killed at any point leaves the last committed history readable. The journal
@@ -33,7 +38,8 @@ import json
 import os
 import sqlite3
 import threading
-from collections.abc import Iterable, Iterator, Mapping
+import time
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
 from types import TracebackType
@@ -70,7 +76,16 @@ CREATE TABLE IF NOT EXISTS nodes (
     tail TEXT,
     size INTEGER,
     receipts TEXT,
-    text TEXT
+    text TEXT,
+    created REAL
+);
+CREATE TABLE IF NOT EXISTS edits (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    chat_id TEXT NOT NULL,
+    node INTEGER,
+    old TEXT NOT NULL REFERENCES snapshots(name),
+    new TEXT NOT NULL REFERENCES snapshots(name),
+    created REAL NOT NULL
 );
 CREATE INDEX IF NOT EXISTS nodes_key ON nodes(key, chat_id, id);
 CREATE INDEX IF NOT EXISTS nodes_tail ON nodes(tail, size);
@@ -78,7 +93,7 @@ CREATE INDEX IF NOT EXISTS nodes_parent ON nodes(parent);
 CREATE INDEX IF NOT EXISTS nodes_chat ON nodes(chat_id, id);
 """
 
-_NODE_COLUMNS = "id, chat_id, parent, kind, seed, before, after, receipts, text"
+_NODE_COLUMNS = "id, chat_id, parent, kind, seed, before, after, receipts, text, created"
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,10 +120,12 @@ class Node:
     before: str
     after: str
     fingerprint: Fingerprint
+    created: float | None = None
+    """When the node was made (seconds since the epoch; None in a file older than the column)."""
 
 
 def _node(row: tuple[object, ...]) -> Node:
-    ident, chat_id, parent, kind, seed, before, after, receipts, text = row
+    ident, chat_id, parent, kind, seed, before, after, receipts, text, created = row
     print_ = Fingerprint(
         tuple(json.loads(str(receipts))) if receipts else (), str(text) if text else ""
     )
@@ -121,6 +138,7 @@ def _node(row: tuple[object, ...]) -> Node:
         str(before),
         str(after),
         print_,
+        None if created is None else float(str(created)),
     )
 
 
@@ -156,7 +174,15 @@ class HistoryStore:
         self._db.execute("PRAGMA synchronous=NORMAL")
         self._db.execute("PRAGMA busy_timeout=5000")
         self._db.executescript(_SCHEMA)
+        self._migrate()
         self._snapshots: dict[str, Snapshot] = {}
+
+    def _migrate(self) -> None:
+        """Columns added since a file was made (never destructive): `nodes.created`."""
+        with self._transaction() as db:
+            columns = {str(row[1]) for row in db.execute("PRAGMA table_info(nodes)")}
+            if "created" not in columns:
+                db.execute("ALTER TABLE nodes ADD COLUMN created REAL")
 
     def close(self) -> None:
         """Close the file."""
@@ -272,23 +298,26 @@ class HistoryStore:
 
         Two requests racing on one chat get two nodes and two seeds.
         """
+        made = time.time()
         if isinstance(before, str):
             name = before
             with self._lock:  # one statement: atomic without a transaction around it
                 cursor = self._db.execute(
-                    "INSERT INTO nodes(chat_id, parent, kind, before) VALUES (?, ?, ?, ?)",
-                    (chat_id, parent, kind, name),
+                    "INSERT INTO nodes(chat_id, parent, kind, before, created)"
+                    " VALUES (?, ?, ?, ?, ?)",
+                    (chat_id, parent, kind, name, made),
                 )
         else:
             with self._transaction() as db:
                 name = self._name(db, before)
                 cursor = db.execute(
-                    "INSERT INTO nodes(chat_id, parent, kind, before) VALUES (?, ?, ?, ?)",
-                    (chat_id, parent, kind, name),
+                    "INSERT INTO nodes(chat_id, parent, kind, before, created)"
+                    " VALUES (?, ?, ?, ?, ?)",
+                    (chat_id, parent, kind, name, made),
                 )
         ident = int(cursor.lastrowid or 0)
         seed = derive_node_seed(chat_id, ident)  # stored with the reply, in `complete`
-        return Node(ident, chat_id, parent, kind, seed, name, name, Fingerprint((), ""))
+        return Node(ident, chat_id, parent, kind, seed, name, name, Fingerprint((), ""), made)
 
     def complete(
         self, node: Node, after: Snapshot | str, print_: Fingerprint, *, current: bool
@@ -316,7 +345,15 @@ class HistoryStore:
                     "UPDATE histories SET current = ? WHERE chat_id = ?", (node.id, node.chat_id)
                 )
         return Node(
-            node.id, node.chat_id, node.parent, node.kind, node.seed, node.before, name, print_
+            node.id,
+            node.chat_id,
+            node.parent,
+            node.kind,
+            node.seed,
+            node.before,
+            name,
+            print_,
+            node.created,
         )
 
     def abandon(self, node: Node) -> None:
@@ -426,9 +463,11 @@ class HistoryStore:
                 node = _node(row)
             else:
                 self._put(db, {before_name: before, after_name: after})
+                made = time.time()
                 cursor = db.execute(
                     "INSERT INTO nodes(chat_id, parent, kind, seed, before, after, key, tail,"
-                    " size, receipts, text) VALUES (?, ?, 'turn', ?, ?, ?, ?, ?, ?, ?, ?)",
+                    " size, receipts, text, created)"
+                    " VALUES (?, ?, 'turn', ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     (
                         chat_id,
                         parent,
@@ -440,13 +479,48 @@ class HistoryStore:
                         print_.size,
                         _receipts(print_),
                         print_.text or None,
+                        made,
                     ),
                 )
                 ident = int(cursor.lastrowid or 0)
-                node = Node(ident, chat_id, parent, "turn", seed, before_name, after_name, print_)
+                node = Node(
+                    ident, chat_id, parent, "turn", seed, before_name, after_name, print_, made
+                )
             if current:
                 db.execute("UPDATE histories SET current = ? WHERE chat_id = ?", (node.id, chat_id))
         return node
+
+    # Edits -----------------------------------------------------------------
+
+    def edit_current(self, chat_id: str, change: Callable[[Snapshot], Snapshot]) -> Snapshot:
+        """Replace the chat's current snapshot by `change(current)`, read and written in one
+        transaction (a save from the pages: a built card, the party sheet), and return it.
+
+        The current node's snapshot after (the chat's start when it is at its start) is
+        what the next reply anchored on it starts from, so that is what changes; the
+        snapshot it held is kept in `edits`. `change` may raise (a stale party revision):
+        nothing is written then. An unknown chat raises `HistoryError`.
+        """
+        with self._transaction() as db:
+            row = db.execute(
+                "SELECT h.current, h.start, n.after FROM histories h"
+                " LEFT JOIN nodes n ON n.id = h.current WHERE h.chat_id = ?",
+                (chat_id,),
+            ).fetchone()
+            if row is None:
+                raise HistoryError(f"chat {chat_id!r} is not in the store")
+            current, old = row[0], str(row[2] if row[2] is not None else row[1])
+            changed = change(self.snapshot(old))
+            new = self._name(db, changed)
+            if current is None:
+                db.execute("UPDATE histories SET start = ? WHERE chat_id = ?", (new, chat_id))
+            else:
+                db.execute("UPDATE nodes SET after = ? WHERE id = ?", (new, current))
+            db.execute(
+                "INSERT INTO edits(chat_id, node, old, new, created) VALUES (?, ?, ?, ?, ?)",
+                (chat_id, current, old, new, time.time()),
+            )
+        return changed
 
     # Snapshots -------------------------------------------------------------
 
@@ -475,7 +549,8 @@ class HistoryStore:
             cursor = db.execute(
                 "DELETE FROM snapshots WHERE name NOT IN ("
                 " SELECT start FROM histories UNION SELECT before FROM nodes"
-                " UNION SELECT after FROM nodes WHERE after IS NOT NULL)"
+                " UNION SELECT after FROM nodes WHERE after IS NOT NULL"
+                " UNION SELECT old FROM edits UNION SELECT new FROM edits)"
             )
             return cursor.rowcount
 

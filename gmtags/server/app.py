@@ -18,6 +18,7 @@ from starlette.responses import JSONResponse, PlainTextResponse, Response
 from starlette.routing import Route
 
 from gmtags.history.store import HistoryStore
+from gmtags.server import pages
 from gmtags.server.chats import ChatBook, chat_header
 from gmtags.server.completions import Completions
 from gmtags.server.config import ServerConfig
@@ -63,6 +64,7 @@ def create_app(config: ServerConfig) -> Starlette:
             Route("/v1/models", models, methods=["GET"]),
             Route("/gmtags/chats/{chat:str}/state", state, methods=["GET"]),
             Route("/healthz", healthz, methods=["GET"]),
+            *pages.routes(config, book),
         ],
         lifespan=lifespan,
     )

@@ -1,0 +1,98 @@
+"""Browser tests: Debian's Chromium driven by playwright against a real `gmtags` server.
+
+The browser is the system's (`/usr/bin/chromium`, or `GMTAGS_CHROMIUM`), launched
+headless with the flags this machine's closed network needs; playwright's own
+browser download is never used. `serve` starts a `gmtags` command line that
+serves (`demo --serve`, `serve …`) in a subprocess on a free loopback port and
+gives its base URL once `/healthz` answers.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+from playwright.sync_api import Browser, Page, sync_playwright
+
+CHROMIUM = os.environ.get("GMTAGS_CHROMIUM", "/usr/bin/chromium")
+FLAGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+GMTAGS = Path(sys.executable).parent / "gmtags"
+"""The `gmtags` command of the environment the tests run in."""
+SHOTS = Path(__file__).resolve().parents[2] / "docs"
+"""Where screenshots the README shows are written (`docs/`)."""
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Browser]:
+    if not Path(CHROMIUM).exists():
+        pytest.fail(f"no Chromium at {CHROMIUM}: `make test` installs Debian's chromium")
+    with sync_playwright() as driver:
+        launched = driver.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
+        yield launched
+        launched.close()
+
+
+@pytest.fixture
+def page(browser: Browser) -> Iterator[Page]:
+    """A fresh page (its own context: no cookies carried between tests)."""
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    opened = context.new_page()
+    yield opened
+    context.close()
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+@pytest.fixture
+def serve(tmp_path: Path) -> Iterator[Callable[..., str]]:
+    """`serve("demo", "--serve")` runs `gmtags demo --serve --port N` and gives its URL."""
+    started: list[subprocess.Popen[bytes]] = []
+
+    def start(*args: str, timeout: float = 20.0) -> str:
+        port = _free_port()
+        log = (tmp_path / f"server-{port}.log").open("wb")
+        process = subprocess.Popen(
+            [str(GMTAGS), *args, "--port", str(port)],
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            cwd=tmp_path,
+        )
+        started.append(process)
+        url = f"http://127.0.0.1:{port}"
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if process.poll() is not None:
+                pytest.fail(f"gmtags {' '.join(args)} exited: {log.name}")
+            try:
+                if httpx.get(f"{url}/healthz", timeout=1.0).status_code == 200:
+                    return url
+            except httpx.HTTPError:
+                time.sleep(0.1)
+        pytest.fail(f"gmtags {' '.join(args)} did not answer on {url}")
+
+    yield start
+    for process in started:
+        process.terminate()
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            process.kill()
