@@ -14,12 +14,14 @@
   from the sheet;
 - `described`: described characters (BUILDER H1–H2: a filled card opens
   described, `described: false` is Done);
+- `party`: the party builder's view of the ruleset and its members' fields;
 - `cli` and `wizard`: `gmtags character build`, `show` and `new`.
 
 Built: every step kind of 004 with its grants, pools, prices and ledger,
 quotas and constraints, profiles, `reads.before`, entry-choice slots counted
-from the sheet, described characters (`described`), and the terminal wizard.
-Not yet (a later part): the party builder.
+from the sheet, described characters (`described`), the party builder
+(`party`: the shared sheet over the party's fields and lists, `fromMembers`
+read from the members), and the terminal wizard.
 """
 
 # The builder's models read the ruleset's (catalogs, sheet) and the ruleset's import

@@ -11,9 +11,19 @@
   terminal wizard (`gmtags.builder.wizard`): a card with builder answers is
   taken up where it was left; `w` writes OUT.json, `q` quits without writing.
 
-Exit codes (SPEC §1): 0 done, 1 an invalid ruleset, answers or card (one
-clear message naming the place), 2 usage. `--party` (the party builder) is a
-later part of the builder.
+`build` also saves into a game's state: `--state S.json` is the snapshot
+the card belongs to; `--name N` takes the card of that character from it
+(when no `--card` is given), and `--state-out S2.json` writes the state with
+the built card saved as `N` (`gmtags.state.saves.save_card`). With `--party`
+the builder is the party's (`party.builder`): the card is the state's
+`gamePartySheet` (or `--card`), `fromMembers` reads the state's characters,
+and `--state-out` saves the sheet, raising `gamePartySheetRevision`;
+`--revision R` names the revision the answers were made on, and a state that
+has moved past it is refused (exit 1, the latest revision named, nothing
+written), as a stale save is (002, "Creación compartida del grupo").
+
+Exit codes (SPEC §1): 0 done, 1 an invalid ruleset, answers, card or state
+(one clear message naming the place) or a stale party save, 2 usage.
 """
 
 from __future__ import annotations
@@ -27,12 +37,14 @@ from pydantic import ValidationError
 from gmtags.builder.answers import load_answers, read_answers
 from gmtags.builder.build import BuildResult, build_character
 from gmtags.builder.wizard import Wizard
-from gmtags.cli_common import fail, guard, read_ruleset, rulesets_option
+from gmtags.cli_common import fail, guard, read_ruleset, read_snapshot, rulesets_option
 from gmtags.errors import AnswersError, Problem, RulesetError, SnapshotError, json_path
 from gmtags.jsonfile import JsonTextError, dumps, loads
 from gmtags.prompt.reminder import character_block
 from gmtags.ruleset.model import Ruleset
-from gmtags.state.snapshot import CharacterCard, Snapshot
+from gmtags.state.names import normalize_name
+from gmtags.state.saves import StaleRevision, save_card, save_party_sheet
+from gmtags.state.snapshot import CharacterCard, PartySheet, Snapshot
 
 
 @click.group("character")
@@ -40,8 +52,10 @@ def character() -> None:
     """Build a character with the ruleset's guided builder (SPEC §10)."""
 
 
-def _read_card(path: str) -> dict[str, Any]:
-    """`--card`: strict JSON holding one card (SPEC §4); exits 1 naming the place."""
+def _read_card(path: str, party: bool = False) -> dict[str, Any]:
+    """`--card`: strict JSON holding one card (SPEC §4), or a party sheet with `party`; exits
+    1 naming the place."""
+    shape: type[CharacterCard] | type[PartySheet] = PartySheet if party else CharacterCard
 
     def load() -> dict[str, Any]:
         try:
@@ -51,14 +65,14 @@ def _read_card(path: str) -> dict[str, Any]:
         if not isinstance(data, dict):
             raise SnapshotError([Problem("(root)", "a card is a JSON object")])
         try:
-            CharacterCard.model_validate(data)
+            shape.model_validate(data)
         except ValidationError as error:
             raise SnapshotError(
                 Problem(json_path(item["loc"]), item["msg"]) for item in error.errors()
             ) from None
         return data
 
-    return guard("card", path, load)
+    return guard("party sheet" if party else "card", path, load)
 
 
 def _answers(path: str) -> Any:
@@ -69,14 +83,21 @@ def _answers(path: str) -> Any:
         fail("\n".join([f"answers {path} are invalid:", *lines]))
 
 
-def _build(ruleset: Ruleset, answers: Any, card: dict[str, Any] | None) -> BuildResult:
+def _build(
+    ruleset: Ruleset,
+    answers: Any,
+    card: dict[str, Any] | None,
+    party: bool = False,
+    members: dict[str, Any] | None = None,
+) -> BuildResult:
     try:
-        return build_character(ruleset, answers, card)
+        return build_character(ruleset, answers, card, party=party, members=members)
     except AnswersError as error:
         fail("\n".join(["answers are invalid:", *(f"  {p}" for p in error.problems)]))
     except RulesetError as error:  # a ruleset without a builder
         lines = [f"  {p}" for p in error.problems]
-        fail("\n".join(["ruleset cannot build a character:", *lines]))
+        what = "the party sheet" if party else "a character"
+        fail("\n".join([f"ruleset cannot build {what}:", *lines]))
 
 
 def _badges(result: BuildResult) -> list[str]:
@@ -95,7 +116,15 @@ def _badges(result: BuildResult) -> list[str]:
 @click.option("--card", "card_path", help="The card to build on (its hand-written values stay).")
 @click.option("--out", "out_path", help="Write the card here instead of stdout.")
 @click.option("--check", is_flag=True, help="Exit 1 while any step has a badge above 0.")
-@click.option("--party", is_flag=True, help="Build the shared party sheet (not built yet).")
+@click.option("--party", is_flag=True, help="Build the shared party sheet (party.builder).")
+@click.option("--state", "state_path", help="The game state the card belongs to.")
+@click.option("--name", help="With --state: the character whose card is built on and saved.")
+@click.option("--state-out", "state_out", help="With --state: write the state with the save.")
+@click.option(
+    "--revision",
+    type=click.IntRange(0),
+    help="With --party: the party-sheet revision the answers were made on.",
+)
 @rulesets_option
 def build_command(
     ruleset_path: str,
@@ -104,29 +133,85 @@ def build_command(
     out_path: str | None,
     check: bool,
     party: bool,
+    state_path: str | None,
+    name: str | None,
+    state_out: str | None,
+    revision: int | None,
     rulesets: tuple[str, ...],
 ) -> None:
-    """Build a character from an answers file and print (or --out) its card."""
-    if party:
-        raise click.UsageError("--party: the party builder is not built yet")
+    """Build a character (or with --party the party sheet) from an answers file and print (or
+    --out) its card."""
+    if (name is not None or state_out is not None) and state_path is None:
+        raise click.UsageError("--name and --state-out need --state")
+    if party and name is not None:
+        raise click.UsageError("--name builds a character: the party sheet has no name")
+    if state_out is not None and not party and name is None:
+        raise click.UsageError("--state-out needs --name: the character the card is saved as")
+    if revision is not None and not party:
+        raise click.UsageError("--revision is the party sheet's: use it with --party")
     ruleset = read_ruleset(ruleset_path, rulesets)
     answers = _answers(answers_path)
-    card = _read_card(card_path) if card_path else None
-    result = _build(ruleset, answers, card)
-    text = dumps(result.card, indent=2) + "\n"
-    if out_path is None:
-        click.echo(text, nl=False)
-    else:
-        try:
-            Path(out_path).write_text(text, encoding="utf-8")
-        except OSError as error:
-            fail(f"cannot write card file {out_path}: {error.strerror}")
+    state = read_snapshot(state_path) if state_path is not None else None
+    card = _read_card(card_path, party) if card_path else _card_in(state, party, name)
+    members = _members(state) if party else None
+    result = _build(ruleset, answers, card, party, members)
+    saved = _save(state, result.card, name, revision) if state and state_out else None
+    _write(out_path, dumps(result.card, indent=2) + "\n", "card")
+    if saved is not None:
+        _write(state_out, saved.to_json(indent=2) + "\n", "state")
     for line in _badges(result):
         click.echo(line, err=True)
     for problem in result.problems:
         click.echo(f"answers {problem['path']}: {problem['message']}", err=True)
     if check and any(result.pending.values()):
         raise SystemExit(1)
+
+
+def _card_in(state: Snapshot | None, party: bool, name: str | None) -> dict[str, Any] | None:
+    """The card the state holds for `--name` (or its party sheet with `--party`)."""
+    if state is None:
+        return None
+    data = state.to_json_dict()
+    if party:
+        sheet = data.get("gamePartySheet")
+        return dict(sheet) if isinstance(sheet, dict) else None
+    if name is None:
+        return None
+    key = normalize_name(name)
+    cards = data.get("gameCharacterCards") or {}
+    return next((dict(c) for have, c in cards.items() if normalize_name(have) == key), None)
+
+
+def _members(state: Snapshot | None) -> dict[str, Any]:
+    """The state's characters, which a party sheet's `fromMembers` fields read."""
+    return dict(state.to_json_dict().get("gameCharacterCards") or {}) if state else {}
+
+
+def _save(
+    state: Snapshot, card: dict[str, Any], name: str | None, revision: int | None
+) -> Snapshot:
+    """The state with the card saved as `name` (or as the party sheet, on `revision`)."""
+    try:
+        if name is not None:
+            return save_card(state, name, card)
+        opened = state.game_party_sheet_revision if revision is None else revision
+        return save_party_sheet(state, card, opened)
+    except StaleRevision as stale:
+        fail(f"party sheet not saved: {stale}")
+    except SnapshotError as error:
+        lines = [f"  {problem}" for problem in error.problems]
+        fail("\n".join(["cannot save into the state:", *lines]))
+
+
+def _write(path: str | None, text: str, what: str) -> None:
+    """`text` to `path` (stdout without one); a file that cannot be written exits 1."""
+    if path is None:
+        click.echo(text, nl=False)
+        return
+    try:
+        Path(path).write_text(text, encoding="utf-8")
+    except OSError as error:
+        fail(f"cannot write {what} file {path}: {error.strerror}")
 
 
 @character.command("show")

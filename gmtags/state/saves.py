@@ -27,7 +27,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from gmtags.errors import GmtagsError, Problem, SnapshotError, json_path
-from gmtags.state.names import PARTY_KEY, normalize_name
+from gmtags.state.names import normalize_name
 from gmtags.state.snapshot import Snapshot
 
 
@@ -59,7 +59,7 @@ def _validated(data: dict[str, Any], where: str, depth: int) -> Snapshot:
 def save_card(snapshot: Snapshot, name: str, card: Mapping[str, Any]) -> Snapshot:
     """`snapshot` with `card` as the character `name` (module doc)."""
     key = normalize_name(name)
-    if not key or name.strip() != name or key == PARTY_KEY:
+    if not key or name.strip() != name:
         raise SnapshotError([Problem("name", f"{name!r} is not a character name")])
     data = snapshot.to_json_dict()
     cards = dict(data.get("gameCharacterCards") or {})

@@ -88,7 +88,11 @@ class TestBuild:
         assert ran.returncode == 1 and "answers file not found" in ran.stderr
         assert gmtags("character", "build", "--ruleset", RULESET).returncode == 2
         party = gmtags("character", "build", "--ruleset", RULESET, "--answers", ANSWERS, "--party")
-        assert party.returncode == 2 and "not built yet" in party.stderr
+        assert party.returncode == 1 and "no party sheet" in party.stderr
+        alone = build("--state-out", "x.json")
+        assert alone.returncode == 2 and "need --state" in alone.stderr
+        revision = build("--revision", "1")
+        assert revision.returncode == 2 and "--party" in revision.stderr
 
     def test_building_on_a_card_keeps_its_hand_written_values(self, tmp_path: Path) -> None:
         card = write(tmp_path / "c.json", {"fields": {"alignment": "Chaotic Good", "speed": 40}})
@@ -182,3 +186,35 @@ class TestRulesetsOption:
             tmp_path / "nowhere",
         )
         assert missing.returncode == 2
+
+
+class TestState:
+    def test_the_card_is_built_on_the_states_and_saved_into_it(self, tmp_path: Path) -> None:
+        """`--state S --name N --state-out S2`: the card of N (matched by normalised name) is
+        built on, and saved under its stored name; the other characters stay."""
+        built = json.loads(build().stdout)
+        built["fields"]["notes"] = "By hand"
+        state = {
+            "gameCharacterCards": {"Bram": {}, "Ilse": built},
+            "rulesetClocks": [{"name": "Dawn", "size": 4, "filled": 1}],
+        }
+        path, out = write(tmp_path / "state.json", state), tmp_path / "out.json"
+        ran = build("--state", path, "--name", "ilse", "--state-out", out)
+        assert ran.returncode == 0, ran.stderr
+        saved = Snapshot.model_validate_json(out.read_text(encoding="utf-8"))
+        assert list(saved.game_character_cards) == ["Bram", "Ilse"]
+        card = saved.game_character_cards["Ilse"]
+        assert card.fields["notes"] == "By hand" and card.abilities["int"] > 10
+        assert saved.ruleset_clocks == Snapshot.model_validate(state).ruleset_clocks
+
+    def test_a_new_name_is_added(self, tmp_path: Path) -> None:
+        path, out = write(tmp_path / "state.json", {}), tmp_path / "out.json"
+        assert build("--state", path, "--name", "Ilse", "--state-out", out).returncode == 0
+        saved = Snapshot.model_validate_json(out.read_text(encoding="utf-8"))
+        assert list(saved.game_character_cards) == ["Ilse"]
+
+    def test_a_name_that_cannot_be_a_character(self, tmp_path: Path) -> None:
+        path, out = write(tmp_path / "state.json", {}), tmp_path / "out.json"
+        ran = build("--state", path, "--name", "  ", "--state-out", out)
+        assert ran.returncode == 1 and "not a character name" in ran.stderr
+        assert not out.exists()
