@@ -2,9 +2,11 @@
 
 Routes: `POST /v1/chat/completions`, `GET /v1/models` (forwarded),
 `GET /gmtags/chats/{chat}/state` (the chat's current snapshot JSON) and
-`GET /healthz`. The history store is one SQLite connection used from the
-event loop only: each write is a short transaction, and keeping them on one
-thread keeps them in order without a lock.
+`GET /healthz`, and the pages and their APIs (`gmtags.server.pages`); with a
+token every route but `/healthz` needs it (`gmtags.server.auth`). The history
+store is one SQLite connection used from the event loop only: each write is a
+short transaction, and keeping them on one thread keeps them in order without
+a lock.
 """
 
 from __future__ import annotations
@@ -13,12 +15,14 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import JSONResponse, PlainTextResponse, Response
 from starlette.routing import Route
 
 from gmtags.history.store import HistoryStore
 from gmtags.server import pages
+from gmtags.server.auth import TokenGate
 from gmtags.server.chats import ChatBook, chat_header
 from gmtags.server.completions import Completions
 from gmtags.server.config import ServerConfig
@@ -67,6 +71,7 @@ def create_app(config: ServerConfig) -> Starlette:
             *pages.routes(config, book),
         ],
         lifespan=lifespan,
+        middleware=[] if config.token is None else [Middleware(TokenGate, token=config.token)],
     )
     app.state.book = book
     return app

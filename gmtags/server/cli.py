@@ -13,6 +13,7 @@ from gmtags.cli_common import (
     with_layers,
 )
 from gmtags.server.app import create_app
+from gmtags.server.auth import needs_token
 from gmtags.server.config import ServerConfig
 
 DEFAULT_DB = "gmtags-history.sqlite3"
@@ -31,6 +32,12 @@ DEFAULT_DB = "gmtags-history.sqlite3"
 )
 @click.option("--state", "state_path", help="The snapshot a new chat starts from (default: empty).")
 @click.option("--display", is_flag=True, help="Reply with the narration with tags hidden.")
+@click.option(
+    "--token",
+    envvar="GMTAGS_TOKEN",
+    help="Required by every /gmtags/ route and the proxy (X-Gmtags-Token); needed to listen"
+    " beyond loopback. Also read from GMTAGS_TOKEN.",
+)
 @layers_option
 @rulesets_option
 @click.option(
@@ -49,8 +56,15 @@ def serve_command(
     layers: str | None,
     rulesets: tuple[str, ...],
     merge_instructions: bool,
+    token: str | None,
 ) -> None:
     """Serve /v1/chat/completions with the GM instructions added and the replies ruled."""
+    if token is not None and not token.strip():
+        raise click.BadParameter("must not be blank", param_hint="--token")
+    if token is None and needs_token(host):
+        raise click.UsageError(
+            f"--host {host} lets other machines in: start it with --token T (or GMTAGS_TOKEN)"
+        )
     if not upstream.startswith(("http://", "https://")):
         raise click.BadParameter("must be an http:// or https:// URL", param_hint="--upstream")
     ruleset = read_ruleset(ruleset_path, rulesets)
@@ -62,6 +76,7 @@ def serve_command(
         start=start,
         display=display,
         merge_instructions=merge_instructions,
+        token=token,
     )
     click.echo(f"gmtags serve: http://{host}:{port}/v1 -> {upstream}", err=True)
     uvicorn.run(create_app(config), host=host, port=port, log_level="warning")

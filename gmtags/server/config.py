@@ -28,5 +28,7 @@ class ServerConfig:
     """Reply with the narration with tags hidden instead of receipts."""
     merge_instructions: bool = False
     """Always append the turn reminder to the last user message (`--merge-instructions`)."""
+    token: str | None = None
+    """`--token`: what every `/gmtags/` route and the proxy require (`gmtags.server.auth`)."""
     max_body: int = MAX_BODY
     upstream_timeout: float = UPSTREAM_TIMEOUT

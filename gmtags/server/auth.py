@@ -1,0 +1,148 @@
+"""`--token`: who may use a proxy that listens beyond loopback (SPEC §11).
+
+"Binding elsewhere requires `--token T`; then every `/gmtags/` route and the
+proxy require `X-Gmtags-Token: T` (or the cookie the pages set after asking
+for it once); `Authorization` always passes through to the upstream
+untouched." So:
+
+- A request to `/v1/…` or `/gmtags/…` without the token is refused: 401 with
+  an OpenAI-style error for the proxy and the JSON endpoints, and for a
+  browser opening a page (a GET that accepts `text/html`) the small form that
+  asks for the token once. `POST /gmtags/login` with the
+  right token sets the `gmtags_token` cookie (HttpOnly, SameSite=Strict,
+  Path=/gmtags) and sends the browser back to the page it came from (a path
+  on this server only); a wrong one is the form again, with 401.
+- `/healthz` stays open (a process supervisor's liveness check reads no game).
+- The token is compared in constant time, never logged, never echoed, and
+  `X-Gmtags-Token` is never sent upstream (only `Authorization` is forwarded,
+  `gmtags.server.upstream`). The pages never see the upstream's key: the
+  browser sends it nowhere, and the JSON endpoints never include headers.
+
+Decisions where the spec is silent: the header wins over the cookie when both
+are given; a page's form posts the token as a form field (never in the URL,
+which servers log); a client like SillyTavern sends the header through its
+custom endpoint's extra headers.
+"""
+
+from __future__ import annotations
+
+import hmac
+import html
+from collections.abc import Awaitable, Callable, MutableMapping
+from typing import Any
+from urllib.parse import parse_qs
+
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, RedirectResponse, Response
+
+from gmtags.server.errors import error_response
+
+HEADER = "x-gmtags-token"
+COOKIE = "gmtags_token"
+LOGIN = "/gmtags/login"
+LOOPBACK = frozenset({"127.0.0.1", "::1", "localhost"})
+"""Hosts that need no token: only this machine can reach them."""
+MAX_FORM = 4096
+"""The largest login form read (bytes)."""
+
+Scope = MutableMapping[str, Any]
+Message = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[Message]]
+Send = Callable[[Message], Awaitable[None]]
+App = Callable[[Scope, Receive, Send], Awaitable[None]]
+
+
+def needs_token(host: str) -> bool:
+    """Whether listening on `host` needs `--token` (anything but loopback)."""
+    return host.strip("[]").casefold() not in LOOPBACK and not host.startswith("127.")
+
+
+def _same(given: str | None, token: str) -> bool:
+    return given is not None and hmac.compare_digest(given.encode(), token.encode())
+
+
+def _guarded(path: str) -> bool:
+    return path == "/gmtags" or path.startswith(("/gmtags/", "/v1/")) or path == "/v1"
+
+
+def _page(request: Request) -> bool:
+    """A page a person opens (answered with the form): a browser's GET asking for HTML, as
+    opposed to the proxy, a JSON endpoint or a script."""
+    return request.method == "GET" and "text/html" in request.headers.get("accept", "")
+
+
+def _back(target: str) -> str:
+    """Where the login sends the browser: a path of this server's pages, else the index."""
+    if target.startswith("/gmtags") and not target.startswith("//") and "\\" not in target:
+        return target
+    return "/gmtags/"
+
+
+def login_form(back: str, wrong: bool) -> HTMLResponse:
+    """The form that asks for the token once (module doc)."""
+    note = '<p role="alert">That token is not right.</p>' if wrong else ""
+    body = f"""<!doctype html>
+<html lang="en"><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>gmtags: token needed</title>
+<link rel="stylesheet" href="/gmtags/static/base.css"></head>
+<body><main class="login"><h1>gmtags</h1>
+<p>This server asks for its token once; your browser keeps it for these pages.</p>{note}
+<form method="post" action="{LOGIN}">
+<input type="hidden" name="next" value="{html.escape(back, quote=True)}">
+<label for="token">Token</label>
+<input id="token" name="token" type="password" autocomplete="current-password" required autofocus>
+<button type="submit">Open</button></form></main></body></html>"""
+    return HTMLResponse(body, status_code=401)
+
+
+class TokenGate:
+    """ASGI middleware: the token check of the module doc in front of `app`."""
+
+    def __init__(self, app: App, token: str) -> None:
+        self.app = app
+        self.token = token
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http" or not _guarded(scope["path"]):
+            await self.app(scope, receive, send)
+            return
+        request = Request(scope, receive)
+        if scope["path"] == LOGIN and request.method == "POST":
+            response = await self._login(request)
+            await response(scope, receive, send)
+            return
+        given = request.headers.get(HEADER)
+        if _same(given if given is not None else request.cookies.get(COOKIE), self.token):
+            await self.app(scope, receive, send)
+            return
+        await self._refuse(request)(scope, receive, send)
+
+    def _refuse(self, request: Request) -> Response:
+        if _page(request):
+            query = f"?{request.url.query}" if request.url.query else ""
+            return login_form(_back(request.url.path + query), wrong=False)
+        return error_response(
+            401,
+            "this gmtags server needs its token: send it as the X-Gmtags-Token header",
+            "authentication_error",
+            "token_required",
+        )
+
+    async def _login(self, request: Request) -> Response:
+        body = b""
+        async for chunk in request.stream():
+            body += chunk
+            if len(body) > MAX_FORM:
+                return error_response(413, "the login form is too large", "invalid_request_error")
+        form = parse_qs(body.decode("utf-8", "replace"))
+        back = _back((form.get("next") or ["/gmtags/"])[0])
+        given = form.get("token") or []
+        if not given or not _same(given[0], self.token):
+            return login_form(back, wrong=True)
+        response = RedirectResponse(back, status_code=303)
+        response.set_cookie(COOKIE, self.token, httponly=True, samesite="strict", path="/gmtags")
+        return response
+
+
+__all__ = ["TokenGate", "login_form", "needs_token"]
