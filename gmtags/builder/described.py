@@ -19,12 +19,15 @@ entonces, cambiar una selección retira lo que dio la descrita."
   answers (with `described: true`).
 - Done (§3.24): on the first build with `described: false` after a described
   one (the card's record says `described: true`), the picks of the described
-  answers (the record's) are built on the
-  card; every ability score they raised is put back as a builder write over
-  the card's value minus the gain, clamped at the ability's min. The card is
-  unchanged while the picks stand, and unpicking then subtracts the gain.
-  Only the ability gains are taken back so: what else a described pick gave
-  (training, rows) stays the player's (a decision where the seed is silent).
+  answers (the record's) are built on the card, and what they gave becomes
+  the builder's (`done_card`): every ability score they raised is put back as
+  a builder write over the card's value minus the gain, clamped at the
+  ability's min; every other value they write that the card already holds
+  (training, fields they set) is the builder's; their rows, kit lines and
+  picks are taken off the player's, one for one, to be written again marked
+  as the pick's. The card is unchanged while the picks stand, and unpicking
+  then takes it all back. A value the card holds differently from what a
+  pick writes stays the player's (a decision where the seed is silent).
 """
 
 from __future__ import annotations
@@ -97,29 +100,81 @@ def as_described(card: Mapping[str, Any] | None, answers: dict[str, Any]) -> dic
     return out
 
 
+def _own(row: Any) -> Any:
+    """A row or item line without the builder's marks (`_pick`, `_catalog`, `_kit`, …)."""
+    if not isinstance(row, dict):
+        return row
+    return {key: value for key, value in row.items() if not str(key).startswith("_")}
+
+
+def _take_back(own: list[Any], given: list[Any]) -> list[Any]:
+    """`own` without one equal row for each row of `given` (marks aside)."""
+    kept = list(own)
+    for row in given:
+        plain = _own(row)
+        found = next((place for place, mine in enumerate(kept) if _own(mine) == plain), None)
+        if found is not None:
+            del kept[found]
+    return kept
+
+
 def done_card(
     ruleset: Ruleset, answers: Answers, card: Mapping[str, Any] | None, build: Build
 ) -> dict[str, Any]:
-    """The card to build Done on: each ability the described picks raised stands as a builder
-    write of the card's value over the card's value minus the gain (§3.24)."""
+    """The card to build Done on (§3.24): what the described picks gave becomes the builder's,
+    so the card is unchanged while the picks stand and unpicking takes it back.
+
+    - each ability score they raised stands as a builder write of the card's value over the
+      card's value minus the gain (clamped at the ability's min);
+    - every other value they write that the card holds as written (a trained skill, a field
+      a pick sets) is the builder's write, with nothing of the player's underneath;
+    - each row and kit line they write that the card holds (marks aside) is taken off the
+      player's rows, once per row, and their picks off the card's `picks`: the build writes
+      them again, marked as the pick's.
+    A value the card holds differently from what a pick writes stays the player's."""
     given = copy.deepcopy(dict(card or {}))
     saved = _record_answers(given)
     given.pop(RECORD, None)
     picks = read_answers({**saved, "described": False}) if saved else answers
-    tried = build(picks.model_copy(update={"described": False}), given)
+    plain = {key: value for key, value in given.items() if key != "picks"}
+    undescribed = picks.model_copy(update={"described": False})
+    tried = build(undescribed, plain)
+    wrote = dict((tried.get(RECORD) or {}).get("writes") or {})
+    # What the picks write from nothing: on the card, a value already there is not written.
+    fresh = dict((build(undescribed, None).get(RECORD) or {}).get("writes") or {})
     writes: dict[str, Any] = {}
     under: dict[str, Any] = {}
-    for ability in ruleset.sheet.abilities:
-        path = f"abilities.{ability.id}"
-        own, gave = read(given, path), read(tried, path)
-        if not isinstance(own, int | float) or not isinstance(gave, int | float):
+    scores = {ability.id: ability for ability in ruleset.sheet.abilities}
+    for path, value in {**fresh, **wrote}.items():
+        if path == "picks":
             continue
-        gain = gave - own
-        if gain <= 0:
-            continue
-        base = max(ability.min, own - gain) if ability.min is not None else own - gain
-        writes[path] = own
-        under[path] = int(base) if float(base).is_integer() else base
+        own = read(given, path)
+        section, _, key = path.partition(".")
+        if section == "abilities" and key in scores:
+            if path not in wrote:
+                continue
+            gave = read(tried, path)
+            if not isinstance(own, int | float) or not isinstance(gave, int | float):
+                continue
+            gain = gave - own
+            if gain <= 0:
+                continue
+            least = scores[key].min
+            base = max(least, own - gain) if least is not None else own - gain
+            writes[path] = own
+            under[path] = int(base) if float(base).is_integer() else base
+        elif own is not None and own == fresh.get(path, value):
+            writes[path] = own
+    for list_id, rows in dict(tried.get("lists") or {}).items():
+        mine = (given.get("lists") or {}).get(list_id)
+        if isinstance(mine, list) and isinstance(rows, list):
+            given["lists"][list_id] = _take_back(mine, [r for r in rows if "_pick" in r])
+    if isinstance(given.get("items"), list):
+        kit = [line for line in tried.get("items") or [] if "_kit" in line]
+        given["items"] = _take_back(given["items"], kit)
+    if isinstance(given.get("picks"), list):
+        made = set(wrote.get("picks") or [])
+        given["picks"] = [pick for pick in given["picks"] if pick not in made]
     given[RECORD] = {"answers": {}, "writes": writes, "under": under}
     return given
 

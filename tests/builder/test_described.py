@@ -8,6 +8,7 @@ import copy
 import json
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -15,6 +16,7 @@ from gmtags import Ruleset, load_ruleset
 from gmtags.builder.build import BuildResult, build_character
 from tests.builder import samples
 from tests.builder.test_initialize import COC, POW_65
+from tests.conftest import FIXTURES
 
 SCORES = {"str": 8, "dex": 16, "con": 12, "int": 10, "wis": 13, "cha": 11}
 ELF_CARD: dict[str, Any] = {"abilities": SCORES, "fields": {"race": "Elf", "class": "Wizard"}}
@@ -153,3 +155,66 @@ class TestProperties:
         result = build_character(five_e, given_answers, ELF_CARD)
         assert same_values(result, ELF_CARD)
         assert result.answers["described"] is True
+
+
+def _hand_written(card: dict[str, Any]) -> dict[str, Any]:
+    """A card as a player writes it by hand: no builder record, no marks on rows or lines."""
+    plain = copy.deepcopy(without_record(card))
+    plain.pop("picks", None)
+    for rows in [*plain.get("lists", {}).values(), plain.get("items", [])]:
+        for row in rows:
+            for key in [key for key in row if key.startswith("_")]:
+                del row[key]
+    return plain
+
+
+@pytest.fixture(scope="module")
+def sample() -> Ruleset:
+    """The bundled 5e builder sample (fixtures/rulesets/builder/5e-builder.json)."""
+    return load_ruleset(samples.BUILDERS / "5e-builder.json")
+
+
+class TestDoneTakesBackEverything:
+    """§3.24: after Done, what a described pick gave is the builder's, so unpicking takes back
+    its training, the fields it set and its rows, not only its ability raises."""
+
+    ANSWERS = json.loads((FIXTURES / "answers" / "5e-half-elf-wizard.json").read_text("utf-8"))
+
+    def done(self, ruleset: Ruleset) -> BuildResult:
+        card = _hand_written(build_character(ruleset, self.ANSWERS).card)
+        described = build_character(ruleset, self.ANSWERS, card)
+        assert described.answers["described"] is True
+        return build_character(ruleset, {**self.ANSWERS, "described": False}, described.card)
+
+    def test_done_changes_nothing_and_writes_no_row_twice(self, sample: Ruleset) -> None:
+        built = build_character(sample, self.ANSWERS).card
+        done = self.done(sample).card
+        for section in ("abilities", "skills", "saves", "fields"):
+            assert done.get(section) == built.get(section)
+        assert _hand_written(done)["lists"] == _hand_written(built)["lists"]
+        assert _hand_written(done).get("items") == _hand_written(built).get("items")
+
+    def test_unpicking_after_done_is_building_without_the_pick(self, sample: Ruleset) -> None:
+        done = self.done(sample)
+        steps = {**done.answers["steps"], "race": {"picks": []}}
+        unpicked = build_character(sample, {**done.answers, "steps": steps}, done.card)
+        fresh = build_character(sample, {**self.ANSWERS, "steps": steps}).card
+        for section in ("abilities", "skills", "saves"):
+            assert unpicked.card.get(section) == fresh.get(section), section
+        # Initialize writes keep the values of their last "Set" (SPEC §10), so hit points
+        # set with the half-elf's Constitution stay until Set again.
+        kept = {"hp_max"}
+        assert {k: v for k, v in unpicked.card["fields"].items() if k not in kept} == {
+            k: v for k, v in fresh["fields"].items() if k not in kept
+        }
+        assert _hand_written(unpicked.card)["lists"] == _hand_written(fresh)["lists"]
+
+    def test_a_value_the_card_holds_otherwise_stays_the_players(self, sample: Ruleset) -> None:
+        """A speed written by hand as 35 is not what the half-elf sets: it stays, unpicked."""
+        card = _hand_written(build_character(sample, self.ANSWERS).card)
+        card["fields"]["speed"] = 35
+        described = build_character(sample, self.ANSWERS, card)
+        done = build_character(sample, {**self.ANSWERS, "described": False}, described.card)
+        steps = {**done.answers["steps"], "race": {"picks": []}}
+        unpicked = build_character(sample, {**done.answers, "steps": steps}, done.card)
+        assert done.card["fields"]["speed"] == unpicked.card["fields"]["speed"] == 35
