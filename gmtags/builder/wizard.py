@@ -22,6 +22,7 @@ pools). Keys:
     i N            entry N's summary
     <ability> <n>  an abilities step's score (`int 15`)
     set            an initialize step's Set (again: Set again)
+    done           a described character's "Done: let picks change the sheet"
     retry <roll>   a roll step's retry of a roll
     = <key> <json> any step's answer key, as JSON (`= dots {"ability/str": 2}`); `= <key>`
                    drops it: the honest editor for allocate, spend, rows and the rest
@@ -39,6 +40,9 @@ Decisions where BUILDER §2.6 is silent:
   that mark is not an undo step of its own.
 - `w` does not quit: the player may write, go on and write again; `q` never writes.
 - `a`ll-fields (the card's own values) is the web page's; here `--card` gives them.
+- A card opened described (filled, no builder record: `gmtags.builder.described`) says so
+  above the steps; `done` builds on from the described card, so what the described picks
+  stood for is taken back as they change. Undoing past `done` opens it described again.
 """
 
 from __future__ import annotations
@@ -169,6 +173,7 @@ class Wizard:
             "h": lambda _: HELP,
             "i": self._info,
             "set": lambda _: self._initialize(),
+            "done": lambda _: self._done(),
             "retry": self._retry,
             "=": self._edit_key,
         }
@@ -242,6 +247,14 @@ class Wizard:
         self.result = build_character(self.ruleset, self.answers, self.card)
         return self.screen("undone" if by < 0 else "redone")
 
+    def _done(self) -> str:
+        """004 "Done: let picks change the sheet": build on from the described card."""
+        if self.answers.get("described") is not True:
+            return "this character is not described: its picks already change the sheet"
+        if (self.card or {}).get("builder") is None:
+            self.card = self.result.card  # the described card, its record saying so
+        return self._change(lambda answers: answers.update(described=False), "done")
+
     def _step_answer(self, answers: dict[str, Any]) -> dict[str, Any]:
         step: dict[str, Any] = answers.setdefault("steps", {}).setdefault(self.step_id, {})
         return step
@@ -302,6 +315,11 @@ class Wizard:
         step = self.model.steps[self.at]
         entry = self.entry()
         lines = [note] if note else []
+        if self.answers.get("described") is True:
+            lines.append(
+                "Described: the picks record what this character already is and change"
+                " nothing; `done` lets them change the sheet."
+            )
         lines += [self.top_line(), "", f"{step.label} ({step.kind})"]
         if not entry["shown"]:
             lines.append("  (not shown for this character: its answers are kept, unused)")

@@ -456,3 +456,31 @@ def test_a_half_elf_wizard_in_a_terminal(tmp_path: Path) -> None:
     text = '[skill_check: skill="Arcana" dc="10" who="Ilse"]'
     receipt = process(text, FIVE_E, state, seed=1).receipts[0]
     assert receipt.attr("modifier") == "4"  # int 15 → +2, proficient at level 1 → +2
+
+
+class TestDescribed:
+    def hand_written(self) -> dict[str, Any]:
+        card = build_character(FIVE_E, ANSWERS).card
+        return {"abilities": card["abilities"], "fields": {"race": "Half-Elf"}}
+
+    def test_a_filled_card_opens_described_and_done_lets_picks_change_it(self) -> None:
+        """004: picks record what the character is until Done; then unpicking the race takes
+        back the Charisma it stood for."""
+        card = self.hand_written()
+        w = Wizard(FIVE_E, card=card)
+        assert "Described:" in w.screen()
+        w.feed(number(w, "half-elf"))
+        assert w.result.card["abilities"] == card["abilities"]
+        shown = w.feed("done")
+        assert "Described:" not in shown and w.answers["described"] is False
+        assert w.result.card["abilities"] == card["abilities"]
+        w.feed(number(w, "half-elf"))  # unpicked
+        assert w.result.card["abilities"]["cha"] == card["abilities"]["cha"] - 2
+
+    def test_undo_past_done_is_described_again(self) -> None:
+        w = Wizard(FIVE_E, card=self.hand_written())
+        feed(w, number(w, "half-elf"), "done", "u")
+        assert w.answers["described"] is True
+
+    def test_done_on_a_built_character_is_said(self) -> None:
+        assert "not described" in wizard().feed("done")
