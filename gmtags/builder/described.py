@@ -126,6 +126,10 @@ def done_card(
 
     - each ability score they raised stands as a builder write of the card's value over the
       card's value minus the gain (clamped at the ability's min);
+    - an allocate step's numeric targets are recorded, never rewritten (H2, "also at
+      Done"): the stages' values are the builder's writes and the card's value keeps its
+      difference from them, as a hand edit does (`gmtags.builder.kinds.allocate`), so
+      moving a dot moves the card's value by one;
     - every other value they write that the card holds as written (a trained skill, a field
       a pick sets) is the builder's write, with nothing of the player's underneath;
     - each row and kit line they write that the card holds (marks aside) is taken off the
@@ -140,13 +144,19 @@ def done_card(
     undescribed = picks.model_copy(update={"described": False})
     tried = build(undescribed, plain)
     wrote = dict((tried.get(RECORD) or {}).get("writes") or {})
-    # What the picks write from nothing: on the card, a value already there is not written.
-    fresh = dict((build(undescribed, None).get(RECORD) or {}).get("writes") or {})
+    # What the picks write from nothing: on the card, a value already there is not written,
+    # and an allocation counts its dots from the card's values.
+    from_nothing = build(undescribed, None).get(RECORD) or {}
+    fresh = dict(from_nothing.get("writes") or {})
     writes: dict[str, Any] = {}
     under: dict[str, Any] = {}
     scores = {ability.id: ability for ability in ruleset.sheet.abilities}
+    allocated = dict(from_nothing.get("allocated") or {})
+    for path, value in allocated.items():
+        if isinstance(read(given, path), int | float):
+            writes[path] = value  # the card's value differs by the player's own difference
     for path, value in {**fresh, **wrote}.items():
-        if path == "picks":
+        if path == "picks" or path in allocated:
             continue
         own = read(given, path)
         section, _, key = path.partition(".")
@@ -176,6 +186,8 @@ def done_card(
         made = set(wrote.get("picks") or [])
         given["picks"] = [pick for pick in given["picks"] if pick not in made]
     given[RECORD] = {"answers": {}, "writes": writes, "under": under}
+    if allocated:
+        given[RECORD]["allocated"] = allocated
     return given
 
 

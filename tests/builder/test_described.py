@@ -218,3 +218,39 @@ class TestDoneTakesBackEverything:
         steps = {**done.answers["steps"], "race": {"picks": []}}
         unpicked = build_character(sample, {**done.answers, "steps": steps}, done.card)
         assert done.card["fields"]["speed"] == unpicked.card["fields"]["speed"] == 35
+
+
+class TestDoneAllocate:
+    """H2: an allocate step "records without rewriting (also at Done)": at Done the card keeps
+    its values, and a dot moved afterwards moves the value it goes to by one."""
+
+    PRIORITIES = {"physical": 0, "social": 1, "mental": 2}
+    DOTS = {
+        "ability/strength": 3,
+        "ability/dexterity": 2,
+        "ability/stamina": 2,
+        "ability/charisma": 2,
+        "ability/manipulation": 2,
+        "ability/appearance": 1,
+        "ability/wits": 3,
+    }
+
+    def test_done_keeps_the_card_and_a_moved_dot_moves_one(self) -> None:
+        ruleset = load_ruleset(samples.BUILDERS / "vtm-builder.json")
+        given = {"v": 1, "seed": 3, "steps": {"attributes": {"priorities": self.PRIORITIES}}}
+        given["steps"]["attributes"]["dots"] = dict(self.DOTS)
+        scores = dict(build_character(ruleset, given).card["abilities"])
+        scores["strength"] += 1  # the described character is stronger than its dots say
+        card = {"abilities": scores}
+        described = build_character(ruleset, given, card)
+        assert described.answers["described"] is True
+        done = build_character(ruleset, {**described.answers, "described": False}, described.card)
+        assert done.card["abilities"] == scores
+        moved = copy.deepcopy(done.answers)
+        moved["steps"]["attributes"]["dots"].update({"ability/dexterity": 3, "ability/stamina": 1})
+        after = build_character(ruleset, moved, done.card).card["abilities"]
+        assert after == {
+            **scores,
+            "dexterity": scores["dexterity"] + 1,
+            "stamina": scores["stamina"] - 1,
+        }
