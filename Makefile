@@ -7,7 +7,7 @@ STAMP  := $(VENV)/.installed
 # pins an old lark-parser, so it is installed there with --no-deps.
 BENCH  := .venv-bench
 
-.PHONY: demo test lint bench clean
+.PHONY: demo test lint bench clean chromium
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -22,7 +22,12 @@ lint: $(STAMP)
 	$(BIN)/ruff format --check gmtags tests benchmarks
 	$(BIN)/mypy gmtags
 
-test: lint
+# The browser tests drive Debian's Chromium (playwright's own download cannot be reached).
+chromium:
+	@command -v chromium >/dev/null 2>&1 || { apt-get update && \
+		DEBIAN_FRONTEND=noninteractive apt-get install -y chromium; }
+
+test: lint chromium
 	$(BIN)/pytest
 
 $(BENCH)/.installed: pyproject.toml
