@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 from gmtags import Ruleset, load_ruleset
 from gmtags.builder.build import BuildResult, build_character
 from tests.builder import samples
+from tests.builder.test_allocate import DOTS, PRIORITIES
 from tests.builder.test_initialize import COC, POW_65
 from tests.conftest import FIXTURES
 
@@ -224,21 +225,10 @@ class TestDoneAllocate:
     """H2: an allocate step "records without rewriting (also at Done)": at Done the card keeps
     its values, and a dot moved afterwards moves the value it goes to by one."""
 
-    PRIORITIES = {"physical": 0, "social": 1, "mental": 2}
-    DOTS = {
-        "ability/strength": 3,
-        "ability/dexterity": 2,
-        "ability/stamina": 2,
-        "ability/charisma": 2,
-        "ability/manipulation": 2,
-        "ability/appearance": 1,
-        "ability/wits": 3,
-    }
-
     def test_done_keeps_the_card_and_a_moved_dot_moves_one(self) -> None:
         ruleset = load_ruleset(samples.BUILDERS / "vtm-builder.json")
-        given = {"v": 1, "seed": 3, "steps": {"attributes": {"priorities": self.PRIORITIES}}}
-        given["steps"]["attributes"]["dots"] = dict(self.DOTS)
+        given = {"v": 1, "seed": 3, "steps": {"attributes": {"priorities": PRIORITIES}}}
+        given["steps"]["attributes"]["dots"] = dict(DOTS)
         scores = dict(build_character(ruleset, given).card["abilities"])
         scores["strength"] += 1  # the described character is stronger than its dots say
         card = {"abilities": scores}
