@@ -37,6 +37,22 @@ class TestWheel:
             "gmtags/demo/builder-answers.json",
         } <= names
 
+    def test_static_files_of_the_pages_are_inside(self, wheel: Path) -> None:
+        """The pages' style and script (SPEC §11) ship in the wheel, served from the package."""
+        names = set(zipfile.ZipFile(wheel).namelist())
+        static = ROOT / "gmtags" / "server" / "static"
+        shipped = {
+            f"gmtags/{path.relative_to(ROOT / 'gmtags').as_posix()}"
+            for path in static.rglob("*")
+            if path.is_file()
+        }
+        ours = {
+            "gmtags/server/static/base.css",
+            "gmtags/server/static/state/state.css",
+            "gmtags/server/static/state/state.js",
+        }
+        assert ours <= shipped <= names
+
     def test_installed_package_processes_from_another_folder(
         self, wheel: Path, tmp_path: Path
     ) -> None:

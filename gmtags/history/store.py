@@ -124,6 +124,17 @@ class Node:
     """When the node was made (seconds since the epoch; None in a file older than the column)."""
 
 
+@dataclass(frozen=True, slots=True)
+class ChatSummary:
+    """One chat as the pages list it: its id, its replies, and when it last changed."""
+
+    chat_id: str
+    replies: int
+    """Finished replies (turns and asides; continuations are parts of their reply)."""
+    updated: float | None
+    """Seconds since the epoch of its newest node or page save (None: none is dated)."""
+
+
 def _node(row: tuple[object, ...]) -> Node:
     ident, chat_id, parent, kind, seed, before, after, receipts, text, created = row
     print_ = Fingerprint(
@@ -260,6 +271,30 @@ class HistoryStore:
         with self._lock:
             rows = self._db.execute("SELECT chat_id FROM histories ORDER BY chat_id").fetchall()
         return [str(row[0]) for row in rows]
+
+    def chat_summaries(self) -> list[ChatSummary]:
+        """Every chat with its reply count and when it last changed, newest first (the pages'
+        chat list, SPEC §11). A continuation is part of the reply it continues, so it is not
+        counted; `updated` is the newest finished node's or page save's `created` (None when
+        the chat has neither, or only rows older than the column), and chats with none come
+        last, by id."""
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT h.chat_id,"
+                " (SELECT COUNT(*) FROM nodes n WHERE n.chat_id = h.chat_id"
+                "  AND n.after IS NOT NULL AND n.kind != 'continue'),"
+                " (SELECT MAX(n.created) FROM nodes n WHERE n.chat_id = h.chat_id"
+                "  AND n.after IS NOT NULL),"
+                " (SELECT MAX(e.created) FROM edits e WHERE e.chat_id = h.chat_id)"
+                " FROM histories h"
+            ).fetchall()
+        found = []
+        for chat_id, replies, made, edited in rows:
+            times = [float(t) for t in (made, edited) if t is not None]
+            found.append(ChatSummary(str(chat_id), int(replies), max(times) if times else None))
+        found.sort(key=lambda chat: chat.chat_id)
+        found.sort(key=lambda chat: -chat.updated if chat.updated is not None else float("inf"))
+        return found
 
     def current_node(self, chat_id: str) -> int | None:
         """The id of the chat's current node (None: the chat is at its start)."""

@@ -39,6 +39,7 @@ from gmtags.history.anchor import (
 )
 from gmtags.history.fingerprint import Fingerprint, fingerprint
 from gmtags.history.store import HistoryStore, Node, NodeKind
+from gmtags.server.events import ChatEvents
 from gmtags.state.snapshot import Snapshot
 
 CHAT_HEADER = "X-Gmtags-Chat"
@@ -89,6 +90,9 @@ class ChatBook:
     def __init__(self, store: HistoryStore, start: Snapshot) -> None:
         self.store = store
         self.start = start
+        self.events = ChatEvents()
+        """Told of every finished reply and every move of a chat's current node (the pages
+        follow it); a page save calls `events.changed(chat_id)`."""
 
     def begin(self, named: str | None, messages: Sequence[Mapping[str, Any]]) -> Turn:
         """Place a request (`named`: its `X-Gmtags-Chat`, if any) and reserve its reply's node."""
@@ -108,6 +112,7 @@ class ChatBook:
         parent = None if anchor is None else anchor.node.id
         if is_conversation(spoken) and self.store.current_node(chat_id) != parent:
             self.store.set_current(chat_id, parent)  # where the player now is
+            self.events.current(chat_id, parent)
         node = self.store.reserve(chat_id, parent, kind, name)
         return Turn(node, None if anchor is None else anchor.node, before)
 
@@ -119,7 +124,10 @@ class ChatBook:
         made = fingerprint(text) if print_ is None else print_
         # A reply that changed nothing hands its snapshot on as it was: no need to hash it.
         state: Snapshot | str = turn.node.before if after is turn.before else after
-        return self.store.complete(turn.node, state, made, current=turn.kind == "turn")
+        node = self.store.complete(turn.node, state, made, current=turn.kind == "turn")
+        current = node.id if turn.kind == "turn" else self.store.current_node(node.chat_id)
+        self.events.node(node.chat_id, node.id, node.parent, node.kind, current)
+        return node
 
     def abandon(self, turn: Turn) -> None:
         """Forget a reply that was never made."""

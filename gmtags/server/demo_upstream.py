@@ -36,11 +36,17 @@ DEMO_REPLIES = (
     '[clock: name="Alarm raised" size="6"]\n',
     "Bram tops up the lamp before the wind can take it."
     ' [sheet: who="Bram the Quiet" op="spend" pool="Lamp oil" amount="1"]\n'
+    "A stone from the dark catches his brow."
+    ' [sheet: who="Bram the Quiet" op="damage" track="Harm" kind="knock" amount="1"]\n'
     'The bell rings on. [clock: name="Alarm raised" tick="2"]\n',
     "Rain hammers the road; the last of the ford goes under."
     ' [clock: name="Road washed out" tick="1"]\n'
     "Bram works the rusted latch with numb fingers."
-    ' [skill_check: skill="Tinker" difficulty="Steady" who="Bram the Quiet"]\n',
+    ' [skill_check: skill="Tinker" difficulty="Steady" who="Bram the Quiet"]\n'
+    "He is soaked to the skin"
+    ' [sheet: who="Bram the Quiet" op="condition" condition="Soaked"]'
+    " and the watch opens a crate of rations."
+    ' [sheet: sheet="party" op="spend" pool="Supplies" amount="1"]\n',
 )
 """Replies that play the bundled demo ruleset (`gmtags/demo/ruleset.json`) from its state."""
 

@@ -1,0 +1,136 @@
+"""The state pages' documents: the chat list and one chat's page (SPEC §11).
+
+Plain server-rendered HTML, the datasette way: every page works without
+JavaScript (the timeline's links are `?node=<id>`), names its JSON twin, and
+links the shared `base.css`; `state/state.js` follows the chat live and swaps
+in the parts of the page it fetches again. Every text from a snapshot, a
+reply or a chat id is escaped.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from urllib.parse import quote
+
+from gmtags.history.store import ChatSummary, Node
+from gmtags.ruleset.model import Ruleset
+from gmtags.server.pages.state_sheet import esc, state_html
+from gmtags.server.pages.state_timeline import Timeline, iso_time
+from gmtags.state.snapshot import Snapshot
+
+STATIC = "/gmtags/static"
+"""Where the wheel's static files are served (`gmtags/server/static`)."""
+
+
+def chat_path(chat_id: str) -> str:
+    """The chat's id as one path segment."""
+    return quote(chat_id, safe="")
+
+
+def document(title: str, body: str, *, scripts: Sequence[str] = (), data: str = "") -> str:
+    """A whole page: the head with the shared style, the site header, `body` as its main."""
+    tags = "".join(f'<script src="{STATIC}/{s}" defer></script>' for s in scripts)
+    return (
+        '<!doctype html><html lang="en"><head><meta charset="utf-8">'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">'
+        f'<title>{esc(title)}</title><link rel="icon" href="data:,">'
+        f'<link rel="stylesheet" href="{STATIC}/base.css">'
+        f'<link rel="stylesheet" href="{STATIC}/state/state.css">{tags}</head>'
+        f"<body{data}>"
+        '<a class="skip" href="#main">Skip to the content</a>'
+        '<header class="site"><a class="brand" href="/gmtags/">gmtags</a></header>'
+        f'<main id="main">{body}</main></body></html>'
+    )
+
+
+def index_page(chats: Sequence[ChatSummary]) -> str:
+    """`/gmtags/`: every chat the proxy keeps, newest first, with its replies and last change."""
+    rows = []
+    for chat in chats:
+        when = iso_time(chat.updated)
+        shown = "—"
+        if when is not None:
+            shown = f'<time datetime="{esc(when)}">{esc(when[:19].replace("T", " "))} UTC</time>'
+        rows.append(
+            f'<tr><th scope="row"><a href="/gmtags/chats/{chat_path(chat.chat_id)}">'
+            f"{esc(chat.chat_id)}</a></th><td>{chat.replies}</td><td>{shown}</td></tr>"
+        )
+    if rows:
+        table = (
+            '<table class="chats"><caption>Chats, the newest first</caption>'
+            '<thead><tr><th scope="col">Chat</th><th scope="col">Replies</th>'
+            f'<th scope="col">Updated</th></tr></thead><tbody>{"".join(rows)}</tbody></table>'
+        )
+    else:
+        table = '<p class="none">No chats yet: point your chat UI at this proxy\'s /v1.</p>'
+    body = (
+        "<h1>Chats</h1>"
+        f"{table}"
+        '<p class="json">JSON: <a href="/gmtags/api/chats">/gmtags/api/chats</a></p>'
+    )
+    return document("Chats · gmtags", body)
+
+
+def chat_page(
+    ruleset: Ruleset,
+    chat_id: str,
+    snapshot: Snapshot,
+    nodes: Sequence[Node],
+    current: int | None,
+    shown: int | None,
+    chosen: bool,
+) -> str:
+    """`/gmtags/chats/{chat}`: the state after `shown` (None: the start) beside the timeline.
+
+    `chosen` is whether the reader picked `shown` (`?node=`) rather than following the chat's
+    current node; the page's script keeps following the chat either way.
+    """
+    path = chat_path(chat_id)
+    api = f"/gmtags/api/chats/{path}"
+    timeline = Timeline(nodes, current, shown).html()
+    where = "the chat's start" if shown is None else f"node {shown}"
+    if not chosen:
+        viewing = f"Showing the current state (after {where})."
+    elif shown == current:
+        viewing = f"Showing the state after {where}, the current one."
+    else:
+        viewing = (
+            f'Showing the state after {where}. <a href="/gmtags/chats/{path}">'
+            "Back to the current state</a>"
+        )
+    if chosen and shown is not None:
+        snapshot_api = f"{api}/nodes/{shown}"
+    else:
+        snapshot_api = f"/gmtags/chats/{path}/state" if not chosen else api
+    raw = json.dumps(snapshot.to_json_dict(), ensure_ascii=False, indent=2)
+    body = (
+        f'<nav class="crumbs" aria-label="Breadcrumb"><a href="/gmtags/">Chats</a> ›'
+        f' <span aria-current="page">{esc(chat_id)}</span></nav>'
+        f"<h1>{esc(chat_id)}</h1>"
+        '<div class="columns">'
+        '<section id="state" class="state" aria-labelledby="state-heading">'
+        '<h2 id="state-heading">State</h2>'
+        f'<p id="viewing" class="viewing">{viewing}</p>'
+        f'<div id="state-body">{state_html(ruleset, snapshot)}'
+        '<details class="raw"><summary>Snapshot JSON</summary>'
+        f"<pre>{esc(raw)}</pre></details></div></section>"
+        '<section id="timeline" class="timeline" aria-labelledby="timeline-heading">'
+        '<h2 id="timeline-heading">Replies</h2>'
+        '<p id="live" class="live-status" role="status" aria-live="polite"></p>'
+        f'<div id="timeline-body">{timeline}</div>'
+        '<p class="hint">Choose a reply to see the state after it; arrow keys move between'
+        " replies.</p></section></div>"
+        f'<p class="json">JSON: <a href="{api}">this chat</a> · <a href="{snapshot_api}">'
+        "this snapshot</a> · events: "
+        f'<a href="{api}/events">{esc(api)}/events</a></p>'
+    )
+    shown_attr = "current" if not chosen else "start" if shown is None else str(shown)
+    data = f' data-api="{esc(api)}" data-shown="{esc(shown_attr)}"'
+    return document(f"{chat_id} · gmtags", body, scripts=["state/state.js"], data=data)
+
+
+def not_found_page(message: str) -> str:
+    """A page for an unknown chat or reply."""
+    body = f'<h1>Not found</h1><p>{esc(message)}</p><p><a href="/gmtags/">All chats</a></p>'
+    return document("Not found · gmtags", body)

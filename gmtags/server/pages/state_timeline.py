@@ -1,0 +1,192 @@
+"""A chat's replies as a timeline, in HTML (SPEC §11, the state page's right column).
+
+The nodes of a chat form a tree (`gmtags.history.store`): several replies under
+one parent are swipes of one message and are shown side by side as siblings,
+each with the replies that followed it; a continuation is joined to the reply
+it continues (a piece of the same message, still chosen on its own, since the
+state after it is its own). A run of single replies stays flat, so only a
+branch point indents. Each reply lists its receipts as cards
+(`state_cards`); each links to `?node=<id>`, the state after it, so the
+timeline works without JavaScript and the page's script only intercepts it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from urllib.parse import quote
+
+from gmtags.history.store import Node
+from gmtags.server.pages.state_cards import receipt_card
+from gmtags.server.pages.state_sheet import esc
+
+START = "start"
+"""The `?node=` value that shows the chat's start state."""
+
+
+def iso_time(created: float | None) -> str | None:
+    """`created` (seconds since the epoch) as ISO-8601 UTC text, to the millisecond."""
+    if created is None:
+        return None
+    moment = datetime.fromtimestamp(created, UTC)
+    return moment.isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+@dataclass
+class _Item:
+    """One reply as the timeline shows it: its node, its continuation pieces, what follows."""
+
+    node: Node
+    pieces: list[Node] = field(default_factory=list)
+    after: list[Node] = field(default_factory=list)
+
+
+class Timeline:
+    """The reply tree of one chat, with the chat's current node and the node being shown."""
+
+    def __init__(self, nodes: Sequence[Node], current: int | None, shown: int | None) -> None:
+        self.nodes = {node.id: node for node in nodes}
+        self.children: dict[int | None, list[Node]] = {}
+        for node in sorted(nodes, key=lambda n: n.id):
+            parent = node.parent if node.parent in self.nodes else None
+            self.children.setdefault(parent, []).append(node)
+        self.current = current
+        self.shown = shown
+
+    def _item(self, node: Node) -> _Item:
+        """A reply with its continuations gathered (a continuation's continuation too)."""
+        item = _Item(node)
+        waiting = [node]
+        while waiting:
+            piece = waiting.pop(0)
+            for child in self.children.get(piece.id, []):
+                if child.kind == "continue":
+                    item.pieces.append(child)
+                    waiting.append(child)
+                else:
+                    item.after.append(child)
+        item.after.sort(key=lambda n: n.id)
+        return item
+
+    def _replies(self, nodes: Sequence[Node]) -> list[Node]:
+        """The replies among children of one node (a continuation of nothing counts as one)."""
+        return [n for n in nodes if n.kind != "continue" or n.parent not in self.nodes]
+
+    def html(self) -> str:
+        """The timeline: the chat's start, then every reply in order, swipes as siblings."""
+        start_shown = self.shown is None
+        start = (
+            f'<li class="node start{" current" if self.current is None else ""}">'
+            + self._link(
+                START, "Start", "the state the chat began with", start_shown, self.current is None
+            )
+            + "</li>"
+        )
+        body = self._run(self._replies(self.children.get(None, [])), 1)
+        return f'<ol class="tree" aria-label="Replies, oldest first">{start}{body}</ol>'
+
+    def _run(self, siblings: list[Node], depth: int) -> str:
+        """Replies from one message on: flat while there is one reply a message, a group of
+        siblings (each with its own run under it) where there are several."""
+        out: list[str] = []
+        while len(siblings) == 1:
+            item = self._item(siblings[0])
+            out.append(self._reply(item, depth, None))
+            siblings, depth = self._replies(item.after), depth + 1
+        if siblings:
+            count = len(siblings)
+            branches = []
+            for number, node in enumerate(siblings, start=1):
+                item = self._item(node)
+                rest = self._run(self._replies(item.after), depth + 1)
+                nested = f'<ol class="branch">{rest}</ol>' if rest else ""
+                branches.append(self._reply(item, depth, (number, count), nested))
+            out.append(
+                f'<li class="swipes"><p class="swipes-head">Reply {depth}: {count} swipes</p>'
+                f'<ol class="swipe-list">{"".join(branches)}</ol></li>'
+            )
+        return "".join(out)
+
+    def _reply(
+        self, item: _Item, depth: int, swipe: tuple[int, int] | None, nested: str = ""
+    ) -> str:
+        node = item.node
+        title = f"Reply {depth}" + (f", swipe {swipe[0]} of {swipe[1]}" if swipe else "")
+        when = iso_time(node.created)
+        classes = ["node"] + (["current"] if self._current_in(item) else [])
+        pieces = "".join(
+            '<div class="piece">'
+            + self._link(
+                str(p.id),
+                "Continued",
+                "",
+                self.shown == p.id,
+                self.current == p.id,
+                iso_time(p.created),
+            )
+            + _cards(p)
+            + "</div>"
+            for p in item.pieces
+        )
+        return (
+            f'<li class="{" ".join(classes)}" data-node="{node.id}">'
+            + self._link(
+                str(node.id),
+                title,
+                f"node {node.id}",
+                self.shown == node.id,
+                self.current == node.id,
+                when,
+            )
+            + _cards(node)
+            + pieces
+            + nested
+            + "</li>"
+        )
+
+    def _current_in(self, item: _Item) -> bool:
+        return self.current in {item.node.id, *(p.id for p in item.pieces)}
+
+    def _link(
+        self,
+        ident: str,
+        title: str,
+        note: str,
+        shown: bool,
+        current: bool,
+        when: str | None = None,
+    ) -> str:
+        attrs = ' aria-current="true"' if shown else ""
+        badge = '<span class="badge">current</span>' if current else ""
+        time = f'<time datetime="{esc(when)}">{esc(when[11:19])} UTC</time>' if when else ""
+        small = f'<span class="node-id">{esc(note)}</span>' if note else ""
+        return (
+            f'<a class="node-link" href="?node={quote(ident)}" data-node="{esc(ident)}"{attrs}>'
+            f'<span class="node-title">{esc(title)}</span>{badge}{small}{time}</a>'
+        )
+
+
+def _cards(node: Node) -> str:
+    """A node's receipts as cards (a reply with no tags says so)."""
+    receipts = node.fingerprint.receipts
+    if not receipts:
+        return '<p class="none">No tags in this reply.</p>'
+    cards = []
+    for text in receipts:
+        card = receipt_card(text)
+        refused = " refused" if card.refused else ""
+        subject = (
+            f'<span class="receipt-subject">{esc(card.subject)}</span>' if card.subject else ""
+        )
+        cards.append(
+            f'<li class="receipt{refused}" data-tag="{esc(card.tag)}">'
+            f'<span class="receipt-tag">{esc(card.tag.replace("_", " "))}</span>{subject}'
+            f'<span class="receipt-asked">{esc(card.asked)}</span>'
+            f'<strong class="receipt-outcome">{esc(card.outcome)}</strong></li>'
+        )
+    raw = "\n".join(esc(text) for text in receipts)
+    return (
+        f'<ul class="receipts">{"".join(cards)}</ul>'
+        f'<details class="raw"><summary>Receipts as saved</summary><pre>{raw}</pre></details>'
+    )

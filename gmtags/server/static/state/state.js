@@ -1,0 +1,232 @@
+// The state page follows its chat live and lets the reader choose a reply.
+//
+// The server renders everything; this script only fetches the page again and swaps in its
+// parts (the state, the "showing" line, the timeline), so no text from the chat is ever put
+// into the page as HTML here. What changed is learnt from the chat's events stream
+// (server-sent events); when that is not available or drops, the chat's JSON is polled.
+(function () {
+  "use strict";
+  var body = document.body;
+  var api = body.dataset.api;
+  if (!api || !window.fetch || !window.DOMParser) {
+    return;
+  }
+  var POLL_MS = 1500;
+  var live = document.getElementById("live");
+  var signature = null;
+  var checking = false;
+  var again = false;
+  var poller = null;
+
+  function nodeIds() {
+    var ids = {};
+    document.querySelectorAll("#timeline-body .node[data-node]").forEach(function (el) {
+      ids[el.dataset.node] = true;
+    });
+    return ids;
+  }
+
+  function swap(doc, id) {
+    var fresh = doc.getElementById(id);
+    var old = document.getElementById(id);
+    if (fresh && old) {
+      old.replaceWith(document.importNode(fresh, true));
+    }
+  }
+
+  function openDetails() {
+    var open = {};
+    document.querySelectorAll("#state-body details[open], #timeline-body details[open]").forEach(
+      function (el) {
+        var holder = el.closest("[data-node], [data-character]") || el.parentElement;
+        var key = holder && (holder.dataset.node || holder.dataset.character || holder.id);
+        open[key || ""] = true;
+      }
+    );
+    return open;
+  }
+
+  function reopen(open) {
+    document.querySelectorAll("#state-body details, #timeline-body details").forEach(function (el) {
+      var holder = el.closest("[data-node], [data-character]") || el.parentElement;
+      var key = holder && (holder.dataset.node || holder.dataset.character || holder.id);
+      if (open[key || ""]) {
+        el.open = true;
+      }
+    });
+  }
+
+  // Fetch the page at `url` and put its state, "showing" line and timeline in this one.
+  function load(url, announce) {
+    return fetch(url, { headers: { Accept: "text/html" }, cache: "no-store" })
+      .then(function (response) {
+        if (!response.ok) {
+          throw new Error("HTTP " + response.status);
+        }
+        return response.text();
+      })
+      .then(function (html) {
+        var doc = new DOMParser().parseFromString(html, "text/html");
+        var before = nodeIds();
+        var focused = document.activeElement;
+        var focusedNode =
+          focused && focused.classList && focused.classList.contains("node-link")
+            ? focused.dataset.node
+            : null;
+        var open = openDetails();
+        var timeline = document.getElementById("timeline-body");
+        timeline.setAttribute("aria-busy", "true");
+        swap(doc, "state-body");
+        swap(doc, "viewing");
+        swap(doc, "timeline-body");
+        reopen(open);
+        body.dataset.shown = doc.body.dataset.shown || "current";
+        if (focusedNode) {
+          var link = findLink(focusedNode);
+          if (link) {
+            link.focus();
+          }
+        }
+        if (announce) {
+          var after = nodeIds();
+          var fresh = Object.keys(after).filter(function (id) {
+            return !before[id];
+          });
+          if (fresh.length === 1) {
+            live.textContent = "New reply (node " + fresh[0] + ").";
+          } else if (fresh.length > 1) {
+            live.textContent = fresh.length + " new replies.";
+          }
+        }
+      });
+  }
+
+  function findLink(node) {
+    var links = document.querySelectorAll("#timeline-body .node-link");
+    for (var i = 0; i < links.length; i++) {
+      if (links[i].dataset.node === node) {
+        return links[i];
+      }
+    }
+    return null;
+  }
+
+  // Read the chat's JSON; when it differs from the last reading, load the page again.
+  function check() {
+    if (checking) {
+      again = true;
+      return Promise.resolve();
+    }
+    checking = true;
+    return fetch(api, { cache: "no-store" })
+      .then(function (response) {
+        return response.ok ? response.text() : null;
+      })
+      .then(function (text) {
+        if (text === null) {
+          return null;
+        }
+        var changed = signature !== null && text !== signature;
+        signature = text;
+        return changed ? load(window.location.href, true) : null;
+      })
+      .catch(function () {
+        return null;
+      })
+      .then(function () {
+        checking = false;
+        if (again) {
+          again = false;
+          return check();
+        }
+        return null;
+      });
+  }
+
+  function startPolling() {
+    if (poller === null) {
+      poller = window.setInterval(check, POLL_MS);
+    }
+  }
+
+  function stopPolling() {
+    if (poller !== null) {
+      window.clearInterval(poller);
+      poller = null;
+    }
+  }
+
+  function follow() {
+    if (!window.EventSource) {
+      startPolling();
+      return;
+    }
+    var source = new EventSource(api + "/events");
+    source.addEventListener("open", function () {
+      stopPolling();
+      check(); // anything that happened while the stream was closed
+    });
+    ["node", "current", "changed"].forEach(function (kind) {
+      source.addEventListener(kind, function () {
+        check();
+      });
+    });
+    source.addEventListener("error", function () {
+      startPolling();
+      if (source.readyState === EventSource.CLOSED) {
+        window.setTimeout(follow, 2000);
+      }
+    });
+  }
+
+  // Choosing a reply: show the state after it without leaving the page.
+  document.addEventListener("click", function (event) {
+    var link = event.target.closest && event.target.closest("#timeline-body a.node-link");
+    if (!link || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey) {
+      return;
+    }
+    event.preventDefault();
+    window.history.pushState({}, "", link.href);
+    link.focus();
+    load(link.href, false).then(function () {
+      var viewing = document.getElementById("viewing");
+      live.textContent = viewing ? viewing.textContent : "";
+    }).catch(function () {
+      window.location.href = link.href;
+    });
+  });
+
+  window.addEventListener("popstate", function () {
+    load(window.location.href, false).catch(function () {
+      window.location.reload();
+    });
+  });
+
+  // Arrow keys, Home and End move between the timeline's replies.
+  document.addEventListener("keydown", function (event) {
+    var here = event.target;
+    if (!here.classList || !here.classList.contains("node-link")) {
+      return;
+    }
+    var links = Array.prototype.slice.call(document.querySelectorAll("#timeline-body .node-link"));
+    var at = links.indexOf(here);
+    var to = null;
+    if (event.key === "ArrowDown" || event.key === "ArrowRight") {
+      to = Math.min(at + 1, links.length - 1);
+    } else if (event.key === "ArrowUp" || event.key === "ArrowLeft") {
+      to = Math.max(at - 1, 0);
+    } else if (event.key === "Home") {
+      to = 0;
+    } else if (event.key === "End") {
+      to = links.length - 1;
+    }
+    if (to !== null && at >= 0) {
+      event.preventDefault();
+      links[to].focus();
+    }
+  });
+
+  check(); // the first reading, which later ones are compared with
+
+  follow();
+})();

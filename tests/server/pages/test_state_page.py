@@ -1,0 +1,125 @@
+"""gmtags/server/pages/state_html.py and friends: what a person sees on the state page."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import replace
+from pathlib import Path
+from urllib.parse import quote
+
+import pytest
+
+from gmtags.server.app import create_app
+from gmtags.server.background import BackgroundServer
+from gmtags.server.demo import demo_config
+from gmtags.server.demo_upstream import DEMO_REPLIES, ScriptedUpstream
+from gmtags.server.pages.state_cards import receipt_card
+from gmtags.state.snapshot import Snapshot
+from tests.server.pages.test_state_api import SYSTEM, Served, gm, nodes, user
+
+EVIL = '<img src=x onerror="alert(1)">'
+
+
+def served_with(
+    tmp_path: Path, upstream: ScriptedUpstream, start: Snapshot | None = None
+) -> Iterator[Served]:
+    with BackgroundServer(upstream.app) as up:
+        config = replace(demo_config(f"{up.url}/v1"), db=str(tmp_path / "h.sqlite3"))
+        if start is not None:
+            config = replace(config, start=start)
+        app = create_app(config)
+        with BackgroundServer(app) as server:
+            yield Served(server.url, app.state.book)
+
+
+@pytest.fixture
+def served(tmp_path: Path) -> Iterator[Served]:
+    yield from served_with(tmp_path, ScriptedUpstream())
+
+
+def played(served: Served) -> list[str]:
+    """The demo's first two turns in chat "road"; the replies."""
+    first = served.ask("road", [SYSTEM, user("I push.")])
+    second = served.ask("road", [SYSTEM, user("I push."), gm(first), user("On.")])
+    return [first, second]
+
+
+class TestChatPage:
+    def test_clock_segments(self, served: Served) -> None:
+        """Each clock is a circle of `size` segments with `filled` of them shaded."""
+        played(served)
+        page = served.get("/gmtags/chats/road").text
+        state = served.get("/gmtags/api/chats/road").json()["state"]
+        for clock in state["rulesetClocks"]:
+            name = re.escape(clock["name"])
+            figure = re.search(f'<figure class="clock" data-clock="{name}".*?</figure>', page)
+            assert figure is not None
+            assert figure.group().count('class="segment ') == clock["size"]
+            assert figure.group().count('class="segment filled"') == clock["filled"]
+
+    def test_pool_bar_and_wound_boxes(self, served: Served) -> None:
+        """The pool shows its value of its max; the wound track a box per level, the mark's
+        kind in the first."""
+        _, second = played(served)
+        page = served.get("/gmtags/chats/road").text
+        oil = re.search(r'now="(\d+/\d+)"', second.split('pool="Lamp oil"', 1)[1])
+        assert oil is not None
+        assert f'<span class="bar-value">{oil.group(1)}</span>' in page
+        boxes = re.search(r'<ol class="boxes" aria-label="Harm boxes">(.*?)</ol>', page)
+        assert boxes is not None
+        assert boxes.group(1).count('<li class="box') == 4
+        assert boxes.group(1).count('data-kind="knock"') == 1
+        assert 'aria-label="Scuffed: K (knock)"' in boxes.group(1)
+
+    def test_party_sheet(self, served: Served) -> None:
+        """The party sheet shows its label, stored fields and pools."""
+        played(served)
+        page = served.get("/gmtags/chats/road").text
+        assert "The Watch" in page and "<dt>Post</dt><dd>The ford tower</dd>" in page
+        assert 'data-pool="Supplies"' in page
+
+    def test_timeline_has_the_receipts_as_cards(self, served: Served) -> None:
+        """Each reply on the timeline lists its receipts as cards, linked to its state."""
+        played(served)
+        page = served.get("/gmtags/chats/road").text
+        for node in nodes(served, "road"):
+            assert f'href="?node={node["id"]}"' in page
+            for receipt in node["receipts"]:
+                card = receipt_card(receipt)
+                assert f'<span class="receipt-asked">{card.asked}</span>' in page
+
+    def test_a_chosen_reply_shows_its_state(self, served: Served) -> None:
+        """`?node=` shows the state after that reply, marked as the one shown."""
+        played(served)
+        one, two = nodes(served, "road")
+        page = served.get(f"/gmtags/chats/road?node={one['id']}").text
+        assert f'data-node="{one["id"]}" aria-current="true"' in page
+        assert f'data-node="{two["id"]}" aria-current="true"' not in page
+        assert 'data-clock="Alarm raised" data-size="6" data-filled="0"' in page
+        start = served.get("/gmtags/chats/road?node=start").text
+        assert 'data-clock="Alarm raised"' not in start
+        assert served.get("/gmtags/chats/road?node=999").status_code == 404
+
+    def test_the_page_links_its_json(self, served: Served) -> None:
+        """Like datasette, the page names its JSON twins."""
+        played(served)
+        page = served.get("/gmtags/chats/road").text
+        assert 'href="/gmtags/api/chats/road"' in page
+        assert 'data-api="/gmtags/api/chats/road"' in page
+
+
+class TestEscaping:
+    def test_model_text_never_becomes_markup(self, tmp_path: Path) -> None:
+        """A clock, a character and a chat named with markup show as text."""
+        evil_reply = f'A sign. [clock: name="{EVIL}" size="4"]\n'
+        upstream = ScriptedUpstream(replies=(evil_reply, *DEMO_REPLIES))
+        start = Snapshot.model_validate({"gameCharacterCards": {EVIL: {}}})
+        for served in served_with(tmp_path, upstream, start):
+            served.ask("<b>x</b>", [SYSTEM, user("I look.")])
+            chat = served.get("/gmtags/api/chats").json()[0]["chat"]
+            assert chat == "<b>x</b>"
+            page = served.get(f"/gmtags/chats/{quote(chat, safe='')}").text
+            index = served.get("/gmtags/").text
+            assert "<img" not in page and "<b>x</b>" not in page and "<b>x</b>" not in index
+            assert "&lt;img src=x" in page and "&lt;b&gt;x&lt;/b&gt;" in index
