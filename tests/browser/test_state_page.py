@@ -175,7 +175,7 @@ class TestStatePage:
         assert again["parent"] == one["parent"] and washed["parent"] == spent["parent"]
         assert washed["current"]
         open_chat(page, demo)
-        expect(page.locator(".swipes")).to_have_count(2)  # the first reply, the second reply
+        expect(page.locator(".swipes-head")).to_have_count(2)  # both replies were swiped
         road = now_of(washed["receipts"], 'name="Road washed out"')
         clock = page.locator('figure.clock[data-clock="Road washed out"] .clock-fill')
         expect(clock).to_have_text(road)

@@ -1,11 +1,12 @@
 """A chat's replies as a timeline, in HTML (SPEC §11, the state page's right column).
 
 The nodes of a chat form a tree (`gmtags.history.store`): several replies under
-one parent are swipes of one message and are shown side by side as siblings,
-each with the replies that followed it; a continuation is joined to the reply
-it continues (a piece of the same message, still chosen on its own, since the
-state after it is its own). A run of single replies stays flat, so only a
-branch point indents. Each reply lists its receipts as cards
+one parent are swipes of one message and are listed together as siblings, an
+abandoned one with the replies that followed it; a continuation is joined to
+the reply it continues (a piece of the same message, still chosen on its own,
+since the state after it is its own). The list is flat, with levels of
+indentation, so a long chat with many swipes renders without recursion or
+deep nesting. Each reply lists its receipts as cards
 (`state_cards`); each links to `?node=<id>`, the state after it, so the
 timeline works without JavaScript and the page's script only intercepts it.
 """
@@ -73,54 +74,81 @@ class Timeline:
         """The replies among children of one node (a continuation of nothing counts as one)."""
         return [n for n in nodes if n.kind != "continue" or n.parent not in self.nodes]
 
+    def _path(self, ident: int | None) -> set[int]:
+        """`ident` and every node above it."""
+        path: set[int] = set()
+        while ident is not None and ident in self.nodes and ident not in path:
+            path.add(ident)
+            ident = self.nodes[ident].parent
+        return path
+
     def html(self) -> str:
-        """The timeline: the chat's start, then every reply in order, swipes as siblings."""
-        start_shown = self.shown is None
+        """The timeline: the chat's start, then every reply in order, swipes as siblings.
+
+        One flat list, built without recursion however long or branched the chat is: each
+        entry has a level (its indentation). At a message with several swipes the swipes are
+        listed one level in, each abandoned one with the replies that followed it a level
+        further in; the chat goes on at the same level after the swipe it follows (the one on
+        the way to the current node, else to the one shown, else the newest).
+        """
         start = (
-            f'<li class="node start{" current" if self.current is None else ""}">'
+            f'<li class="node start level-0{" current" if self.current is None else ""}">'
             + self._link(
-                START, "Start", "the state the chat began with", start_shown, self.current is None
+                START,
+                "Start",
+                "the state the chat began with",
+                self.shown is None,
+                self.current is None,
             )
             + "</li>"
         )
-        body = self._run(self._replies(self.children.get(None, [])), 1)
-        return f'<ol class="tree" aria-label="Replies, oldest first">{start}{body}</ol>'
-
-    def _run(self, siblings: list[Node], depth: int) -> str:
-        """Replies from one message on: flat while there is one reply a message, a group of
-        siblings (each with its own run under it) where there are several."""
-        out: list[str] = []
-        while len(siblings) == 1:
-            item = self._item(siblings[0])
-            out.append(self._reply(item, depth, None))
-            siblings, depth = self._replies(item.after), depth + 1
-        if siblings:
+        followed = self._path(self.current) or self._path(self.shown)
+        rows: list[str] = [start]
+        tasks: list[_Run | str] = [(self._replies(self.children.get(None, [])), 1, 0, "")]
+        while tasks:
+            task = tasks.pop()
+            if isinstance(task, str):
+                rows.append(task)
+                continue
+            siblings, depth, level, after = task
+            while len(siblings) == 1:
+                item = self._item(siblings[0])
+                rows.append(self._reply(item, depth, None, level, after))
+                siblings, depth, after = self._replies(item.after), depth + 1, ""
+            if not siblings:
+                continue
             count = len(siblings)
-            branches = []
+            on = next((n for n in siblings if n.id in followed), siblings[-1])
+            later: list[_Run | str] = []
+            head = f"Reply {depth}: {count} swipes" + (f" ({after})" if after else "")
+            later.append(f'<li class="swipes-head level-{_indent(level)}">{esc(head)}</li>')
             for number, node in enumerate(siblings, start=1):
                 item = self._item(node)
-                rest = self._run(self._replies(item.after), depth + 1)
-                nested = f'<ol class="branch">{rest}</ol>' if rest else ""
-                branches.append(self._reply(item, depth, (number, count), nested))
-            out.append(
-                f'<li class="swipes"><p class="swipes-head">Reply {depth}: {count} swipes</p>'
-                f'<ol class="swipe-list">{"".join(branches)}</ol></li>'
-            )
-        return "".join(out)
+                later.append(self._reply(item, depth, (number, count), level + 1))
+                if node is not on:
+                    later.append((self._replies(item.after), depth + 1, level + 2, ""))
+            after_on = self._replies(self._item(on).after)
+            if after_on:
+                number = siblings.index(on) + 1
+                later.append((after_on, depth + 1, level, f"after swipe {number} of reply {depth}"))
+            tasks.extend(reversed(later))
+        return f'<ol class="tree" aria-label="Replies, oldest first">{"".join(rows)}</ol>'
 
     def _reply(
-        self, item: _Item, depth: int, swipe: tuple[int, int] | None, nested: str = ""
+        self, item: _Item, depth: int, swipe: tuple[int, int] | None, level: int, after: str = ""
     ) -> str:
         node = item.node
         title = f"Reply {depth}" + (f", swipe {swipe[0]} of {swipe[1]}" if swipe else "")
         when = iso_time(node.created)
-        classes = ["node"] + (["current"] if self._current_in(item) else [])
+        classes = ["node", f"level-{_indent(level)}"]
+        if self._current_in(item):
+            classes.append("current")
         pieces = "".join(
             '<div class="piece">'
             + self._link(
                 str(p.id),
                 "Continued",
-                "",
+                f"node {p.id}",
                 self.shown == p.id,
                 self.current == p.id,
                 iso_time(p.created),
@@ -134,14 +162,13 @@ class Timeline:
             + self._link(
                 str(node.id),
                 title,
-                f"node {node.id}",
+                f"node {node.id}" + (f", {after}" if after else ""),
                 self.shown == node.id,
                 self.current == node.id,
                 when,
             )
             + _cards(node)
             + pieces
-            + nested
             + "</li>"
         )
 
@@ -165,6 +192,18 @@ class Timeline:
             f'<a class="node-link" href="?node={quote(ident)}" data-node="{esc(ident)}"{attrs}>'
             f'<span class="node-title">{esc(title)}</span>{badge}{small}{time}</a>'
         )
+
+
+_Run = tuple[list[Node], int, int, str]
+"""Replies still to list: the siblings of one message, its number, the level, and which swipe
+of the message before they follow (when that had several)."""
+
+MAX_INDENT = 6
+"""The deepest indentation drawn: a branch of a branch of … further in reads no better."""
+
+
+def _indent(level: int) -> int:
+    return min(level, MAX_INDENT)
 
 
 def _cards(node: Node) -> str:
