@@ -171,10 +171,17 @@ def _demo_report(result: ProcessResult, before: Snapshot) -> str:
 @click.option(
     "--port", type=click.IntRange(0, 65535), default=8787, show_default=True, help="With --serve."
 )
-def demo_command(seed: int, serve: bool, host: str, port: int) -> None:
+@click.option(
+    "--ruleset",
+    "ruleset_path",
+    help="With --serve: serve this ruleset instead of the bundled one (its chats start empty).",
+)
+def demo_command(seed: int, serve: bool, host: str, port: int, ruleset_path: str | None) -> None:
     """Process the bundled example reply and show it as a player sees it (or --serve it)."""
+    if ruleset_path is not None and not serve:
+        raise click.UsageError("--ruleset goes with --serve")
     if serve:
-        serve_demo(host, port)
+        serve_demo(host, port, _ruleset(ruleset_path) if ruleset_path else None)
         return
     ruleset = load_ruleset(json.loads(demo_file("ruleset.json").read_text(encoding="utf-8")))
     state: Any = json.loads(demo_file("state.json").read_text(encoding="utf-8"))

@@ -1,4 +1,12 @@
-"""`gmtags demo --serve`: the proxy against the scripted upstream, no model needed (issue 7)."""
+"""`gmtags demo --serve`: the proxy against the scripted upstream, no model needed (issue 7).
+
+`--ruleset PATH` serves that ruleset instead of the bundled one (to try the
+builder page on a ruleset with a builder: `gmtags demo --serve --ruleset
+fixtures/rulesets/builder/5e-builder.json`). Its chats start empty: the
+bundled state is written for the bundled ruleset only, and the scripted
+replies play that ruleset's characters, so with another ruleset they are only
+narration with checks on characters it may not have.
+"""
 
 from __future__ import annotations
 
@@ -9,6 +17,7 @@ import uvicorn
 
 from gmtags.demo import demo_file
 from gmtags.ruleset.load import load_ruleset
+from gmtags.ruleset.model import Ruleset
 from gmtags.server.app import create_app
 from gmtags.server.background import BackgroundServer
 from gmtags.server.config import ServerConfig
@@ -16,20 +25,24 @@ from gmtags.server.demo_upstream import MODEL, ScriptedUpstream
 from gmtags.state.snapshot import load_snapshot
 
 
-def demo_config(upstream: str) -> ServerConfig:
-    """The proxy settings of the demo: the bundled ruleset and state, history in memory."""
+def demo_config(upstream: str, ruleset: Ruleset | None = None) -> ServerConfig:
+    """The proxy settings of the demo: the bundled ruleset and state, history in memory;
+    another `ruleset` starts its chats empty (module doc)."""
+    if ruleset is not None:
+        return ServerConfig(ruleset=ruleset, upstream=upstream, db=":memory:")
     ruleset = load_ruleset(json.loads(demo_file("ruleset.json").read_text(encoding="utf-8")))
     start = load_snapshot(json.loads(demo_file("state.json").read_text(encoding="utf-8")))
     return ServerConfig(ruleset=ruleset, upstream=upstream, db=":memory:", start=start)
 
 
-def serve_demo(host: str, port: int) -> None:
-    """Serve the proxy on `host`:`port` against the scripted upstream on a free loopback port.
+def serve_demo(host: str, port: int, ruleset: Ruleset | None = None) -> None:
+    """Serve the proxy on `host`:`port` against the scripted upstream on a free loopback port
+    (with `ruleset` instead of the bundled one: module doc).
 
     Runs until interrupted (Ctrl-C); the upstream stops with it.
     """
     with BackgroundServer(ScriptedUpstream().app) as upstream:
-        app = create_app(demo_config(f"{upstream.url}/v1"))
+        app = create_app(demo_config(f"{upstream.url}/v1", ruleset))
         click.echo(f"gmtags demo: scripted upstream on {upstream.url}/v1 (model {MODEL!r})")
         click.echo(f"gmtags demo: point your chat UI at http://{host}:{port}/v1 (any API key)")
         uvicorn.run(app, host=host, port=port, log_level="warning")

@@ -37,8 +37,10 @@ SHOTS = Path(__file__).resolve().parents[2] / "docs"
 """Where screenshots the README shows are written (`docs/`)."""
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser() -> Iterator[Browser]:
+    """Chromium for one test module: playwright's sync API holds an event loop in the main
+    thread while it runs, and tests after the browser modules call `asyncio.run`."""
     if not Path(CHROMIUM).exists():
         pytest.fail(f"no Chromium at {CHROMIUM}: `make test` installs Debian's chromium")
     with sync_playwright() as driver:

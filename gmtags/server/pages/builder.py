@@ -1,13 +1,238 @@
-"""Routes of the builder page (SPEC §11); see `gmtags.server.pages`."""
+"""The builder page and its two JSON endpoints (SPEC §10, §11; BUILDER §2.7).
+
+- `GET /gmtags/builder?chat=…[&name=…][&party=1]`: the guided builder for the
+  served ruleset (`gmtags.server.pages.builder_page`): plain HTML, the
+  script and styles under `/gmtags/static/builder/`, what it needs from the
+  ruleset embedded in the page. The page keeps the answers (and an undo
+  stack) itself and asks the build endpoint for the card on every change.
+- `POST /gmtags/api/builder/build` `{"answers", "card"?, "party"?, "chat"?}`:
+  the §10 result (`dataclasses.asdict(BuildResult)`). Stateless: with
+  `party: true` the members are the characters of `chat`'s current snapshot
+  (none without a chat) and `card` defaults to that snapshot's party sheet.
+- `POST /gmtags/api/builder/save` `{"chat", "name", "card"}` (a character) or
+  `{"chat", "party": true, "sheet", "revision"}` (the party sheet): written
+  into the chat's current snapshot in one transaction
+  (`HistoryStore.edit_current`), answered `{"state": snapshot}`; a stale party
+  revision is 409 `{"error", "latest": snapshot}` and nothing is written. A
+  save tells the chat's followers (`book.events.changed`), so the state page
+  shows it at once.
+
+Errors are 400 `{"error", "problems": [{"path", "message"}]}`, each problem at
+its place in the body (`answers.steps.race.pick`, `card.abilities`, `name`).
+
+Decisions where SPEC §11 is silent:
+- A chat the proxy has not seen reads as the start snapshot (`--state`): the
+  page and a party build see what its first reply would start from; a save
+  into it makes it known first (with that start snapshot) and the save is
+  what its first reply starts from, so a player may build before playing.
+- A character save replaces the card stored under the same normalised name
+  (`gmtags.state.saves.save_card`).
+- A body over the proxy's `max_body` is 413, like a completion's.
+"""
 
 from __future__ import annotations
 
-from starlette.routing import BaseRoute
+import dataclasses
+from collections.abc import Mapping, Sequence
+from typing import Any
 
-from gmtags.server.chats import ChatBook
+from pydantic import ValidationError
+from starlette.concurrency import run_in_threadpool
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, Response
+from starlette.routing import BaseRoute, Route
+
+from gmtags.builder.build import BuildResult, build_character
+from gmtags.errors import AnswersError, Problem, RulesetError, SnapshotError, json_path
+from gmtags.jsonfile import JsonTextError, loads
+from gmtags.ruleset.model import Ruleset
+from gmtags.server.chats import MAX_CHAT_ID, ChatBook
 from gmtags.server.config import ServerConfig
+from gmtags.server.errors import json_response
+from gmtags.server.pages import builder_page
+from gmtags.state.saves import StaleRevision, save_card, save_party_sheet
+from gmtags.state.snapshot import CharacterCard, PartySheet, Snapshot
+
+
+class BadRequest(Exception):
+    """A body the endpoints refuse: its status, what is wrong and where."""
+
+    def __init__(self, status: int, error: str, problems: Sequence[Problem] = ()) -> None:
+        super().__init__(error)
+        self.status = status
+        self.error = error
+        self.problems = list(problems)
+
+    def response(self) -> Response:
+        problems = [{"path": p.path, "message": p.message} for p in self.problems]
+        return json_response({"error": self.error, "problems": problems}, self.status)
+
+
+async def read_body(request: Request, limit: int) -> dict[str, Any]:
+    """The request's JSON object (strict JSON), or `BadRequest`."""
+    raw = await request.body()
+    if len(raw) > limit:
+        raise BadRequest(413, f"the body is over {limit} bytes")
+    try:
+        data = loads(raw.decode("utf-8"))
+    except UnicodeDecodeError:
+        raise BadRequest(400, "the body is not UTF-8", [Problem("(body)", "not UTF-8")]) from None
+    except JsonTextError as error:
+        raise BadRequest(400, "the body is not JSON", [Problem("(body)", str(error))]) from None
+    if not isinstance(data, dict):
+        raise BadRequest(400, "the body is a JSON object", [Problem("(root)", "not an object")])
+    return data
+
+
+def chat_of(data: Mapping[str, Any], required: bool) -> str | None:
+    """The body's `chat`: a non-empty text of at most `MAX_CHAT_ID` characters."""
+    chat = data.get("chat")
+    if chat is None and not required:
+        return None
+    if not isinstance(chat, str) or not chat or len(chat) > MAX_CHAT_ID:
+        message = f"a chat id, 1 to {MAX_CHAT_ID} characters"
+        raise BadRequest(
+            400,
+            "no chat to save into" if chat is None else "bad chat id",
+            [Problem("chat", message)],
+        )
+    return chat
+
+
+def snapshot_of(book: ChatBook, chat: str | None) -> Snapshot | None:
+    """The chat's current snapshot; an unknown chat reads as the start (module doc)."""
+    if chat is None:
+        return None
+    current = book.current(chat)
+    return book.start if current is None else current
+
+
+def checked_card(value: Any, where: str, party: bool) -> dict[str, Any] | None:
+    """A card (or party sheet) from a body, validated as a snapshot holds it."""
+    if value is None:
+        return None
+    if not isinstance(value, dict):
+        raise BadRequest(400, f"{where} is a JSON object", [Problem(where, "not an object")])
+    shape: type[CharacterCard] | type[PartySheet] = PartySheet if party else CharacterCard
+    try:
+        shape.model_validate(value)
+    except ValidationError as error:
+        problems = [Problem(json_path((where, *e["loc"])), e["msg"]) for e in error.errors()]
+        raise BadRequest(
+            400, f"{where} is not a {'party sheet' if party else 'card'}", problems
+        ) from None
+    return value
+
+
+def build(
+    ruleset: Ruleset,
+    answers: Any,
+    card: dict[str, Any] | None,
+    party: bool,
+    members: Mapping[str, Any] | None,
+) -> BuildResult:
+    """`build_character`, its two errors as `BadRequest` with the places in the body."""
+    try:
+        return build_character(ruleset, answers, card, party=party, members=members)
+    except AnswersError as error:
+        problems = [
+            Problem(
+                p.path if p.path.startswith("members") else _under("answers", p.path), p.message
+            )
+            for p in error.problems
+        ]
+        raise BadRequest(400, "the answers are invalid", problems) from None
+    except RulesetError as error:
+        what = "the party sheet" if party else "a character"
+        raise BadRequest(400, f"the served ruleset cannot build {what}", error.problems) from None
+
+
+def _under(root: str, path: str) -> str:
+    return root if path in ("", "(root)") else f"{root}.{path}"
 
 
 def routes(config: ServerConfig, book: ChatBook) -> list[BaseRoute]:
-    """The builder page's routes."""
-    return []
+    """The builder page's routes (module doc)."""
+    ruleset = config.ruleset
+
+    async def page(request: Request) -> Response:
+        chat = request.query_params.get("chat") or None
+        name = request.query_params.get("name") or None
+        party = request.query_params.get("party") in ("1", "true", "yes")
+        if chat is not None and len(chat) > MAX_CHAT_ID:
+            chat = None
+        status, html = builder_page.render(ruleset, snapshot_of(book, chat), chat, name, party)
+        return HTMLResponse(html, status_code=status)
+
+    async def build_endpoint(request: Request) -> Response:
+        try:
+            data = await read_body(request, config.max_body)
+            party = data.get("party") is True
+            chat = chat_of(data, required=False)
+            if "answers" not in data:
+                raise BadRequest(400, "no answers", [Problem("answers", "required")])
+            card = checked_card(data.get("card"), "card", party)
+            members: dict[str, Any] | None = None
+            if party:
+                snapshot = snapshot_of(book, chat)
+                state = snapshot.to_json_dict() if snapshot is not None else {}
+                members = dict(state.get("gameCharacterCards") or {})
+                if card is None and isinstance(state.get("gamePartySheet"), dict):
+                    card = state["gamePartySheet"]
+            answers = data["answers"]
+            res = await run_in_threadpool(build, ruleset, answers, card, party, members)
+        except BadRequest as bad:
+            return bad.response()
+        return json_response(dataclasses.asdict(res))
+
+    async def save_endpoint(request: Request) -> Response:
+        try:
+            data = await read_body(request, config.max_body)
+            chat = chat_of(data, required=True)
+            assert chat is not None
+            change = _change(data)
+            book.store.ensure_chat(chat, book.start)
+            try:
+                saved = book.store.edit_current(chat, change)
+            except StaleRevision as stale:
+                latest = stale.latest.to_json_dict()
+                return json_response({"error": str(stale), "latest": latest}, 409)
+            except SnapshotError as error:
+                raise BadRequest(
+                    400, "the save would not make a valid snapshot", error.problems
+                ) from None
+        except BadRequest as bad:
+            return bad.response()
+        book.events.changed(chat)  # the state page follows the chat live
+        return json_response({"state": saved.to_json_dict()})
+
+    return [
+        Route("/gmtags/builder", page, methods=["GET"]),
+        Route("/gmtags/api/builder/build", build_endpoint, methods=["POST"]),
+        Route("/gmtags/api/builder/save", save_endpoint, methods=["POST"]),
+    ]
+
+
+def _change(data: Mapping[str, Any]) -> Any:
+    """What a save body asks to write, as a change of the chat's current snapshot."""
+    if data.get("party") is True:
+        sheet = checked_card(data.get("sheet"), "sheet", party=True)
+        if sheet is None:
+            raise BadRequest(400, "no party sheet to save", [Problem("sheet", "required")])
+        revision = data.get("revision")
+        if isinstance(revision, bool) or not isinstance(revision, int) or revision < 0:
+            message = "the revision the sheet was opened on, a whole number ≥ 0"
+            raise BadRequest(400, "no revision", [Problem("revision", message)])
+        return lambda snapshot: save_party_sheet(snapshot, sheet, revision)
+    name = data.get("name")
+    if not isinstance(name, str) or not name.strip():
+        raise BadRequest(
+            400, "no name to save the character as", [Problem("name", "a character name")]
+        )
+    card = checked_card(data.get("card"), "card", party=False)
+    if card is None:
+        raise BadRequest(400, "no card to save", [Problem("card", "required")])
+    return lambda snapshot: save_card(snapshot, name.strip(), card)
+
+
+__all__ = ["routes"]

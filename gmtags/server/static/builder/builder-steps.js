@@ -1,0 +1,421 @@
+/* The step kinds of the builder page (SPEC §10, 004): one body per `kind`, looked up by it.
+ *
+ * `window.gmtagsBuilderSteps(kit)` gives `{bodies, slotView}`; `kit` is what the page
+ * (builder.js) shares: its helpers, and `res()` / `answers()` for the last build and the
+ * answers as they stand. A body reads the answers at the click (inside `change`), never
+ * as they were when it was drawn, so quick clicks each count. Every text goes in with
+ * textContent only.
+ */
+(function () {
+  "use strict";
+
+  window.gmtagsBuilderSteps = function (kit) {
+    const { el, slug, signed, change, current, stepAnswer, cardOf, anyLabel, refLabel } = kit;
+    const { summaryOf, modifier, diceTotal, fieldInput, choiceBox, toggled, targetLabel } = kit;
+    const { tierId, tierLabel, untrained, data, sheet, fields, abilities, lists, catalogs } = kit;
+    const METHODS = kit.METHODS;
+
+    function catalogView(step, entry) {
+      const picks = current(step.id).picks || [];
+      const ids = [...(entry.offered || [])];
+      picks.forEach((p) => { if (!ids.includes(p)) ids.push(p); });
+      const single = !step.countFrom && (step.max || 1) === 1;
+      const most = step.countFrom ? null : step.max || 1;
+      const low = step.min === undefined ? 1 : step.min;
+      const ask = step.countFrom ? "Choose as many as the sheet allows"
+        : single ? (low ? "Choose one" : "Choose one, or none")
+        : "Choose " + (low === most ? most : low + " to " + most);
+      const reasons = Object.fromEntries((entry.inactive || []).map((i) => [i.answer, i.reason]));
+      const wrap = el("div", {});
+      wrap.append(el("p", { class: "gb-ask" }, ask));
+      if (step.pool && kit.res().pools[step.pool]) wrap.append(poolLine(step.pool));
+      if (!ids.length) {
+        wrap.append(el("p", { class: "gb-note" }, "Nothing to choose here yet: an earlier step decides what this one offers."));
+        return wrap;
+      }
+      const full = most !== null && !single && picks.length >= most;
+      wrap.append(el("ul", { class: "gb-cards", role: "list" }, ids.map((id) => choiceBox({
+        id: "gb-pick-" + slug(step.id) + "-" + slug(id),
+        label: anyLabel(id, step.catalog),
+        checked: picks.includes(id),
+        disabled: full && !picks.includes(id),
+        reason: reasons[id],
+        summary: summaryOf(step.catalog, id),
+        toggle: () => change((doc) => { const a = stepAnswer(doc, step.id); a.picks = toggled(a.picks, id, single); }),
+      }))));
+      return wrap;
+    }
+
+
+    function fieldsView(step, entry) {
+      const given = current(step.id).fields || {};
+      const shown = entry.offered || step.fields;
+      const optional = step.optional || [];
+      const wrap = el("div", { class: "gb-form" });
+      step.fields.filter((f) => shown.includes(f)).forEach((f) => {
+        const shape = fields[f] || { id: f, type: "text" };
+        const value = f in given ? given[f] : (cardOf().fields || {})[f];
+        const label = (shape.label || f) + (optional.includes(f) ? " (optional)" : "");
+        wrap.append(fieldInput("gb-field-" + slug(f), shape, value, (v) => change((doc) => {
+          const answer = stepAnswer(doc, step.id);
+          answer.fields = answer.fields || {};
+          if (v === null) delete answer.fields[f]; else answer.fields[f] = v;
+        }), label));
+      });
+      if (step.total) wrap.append(el("p", { class: "gb-note" }, "Together at most " + step.total.max));
+      return wrap;
+    }
+
+    function abilitiesView(step, entry) {
+      const answer = current(step.id);
+      const method = (entry.active || [])[0] || answer.method || null;
+      const methods = step.methods;
+      const names = step.abilities || sheet.abilities.filter((a) => !a.computed).map((a) => a.id);
+      const scores = answer.scores || {};
+      const wrap = el("div", {});
+      const group = el("fieldset", { class: "gb-methods" }, el("legend", {}, "Method"));
+      (entry.offered || []).forEach((m) => {
+        const id = "gb-method-" + slug(m);
+        group.append(el("label", { for: id }, el("input", {
+          type: "radio", name: "gb-method", id, checked: m === method,
+          onchange: () => change((doc) => {
+            const a = stepAnswer(doc, step.id);
+            const keep = [m, a.method].every((x) => x === "pointBuy" || x === "manual");
+            a.method = m;
+            if (!keep) delete a.scores;
+            if (m !== "roll" && m !== "rolls") delete a.rolls;
+          }),
+        }), " ", METHODS[m] || m));
+      });
+      wrap.append(group);
+      const table = methods.pointBuy ? methods.pointBuy.costs : null;
+      const lowest = table ? table[0][0] : null;
+      const highest = table ? table[table.length - 1][0] : null;
+      const made = ((kit.res().answers.steps || {})[step.id] || {}).rolls || {};
+      let set = null;
+      if (method === "standardArray") set = [...methods.standardArray];
+      if (method === "roll" && methods.roll) {
+        set = names.map((_, n) => made[String(n)]).filter((r) => r && r.faces).map((r) => diceTotal(methods.roll, r.faces));
+      }
+      if (method === "pointBuy" && kit.res().pools[step.id]) {
+        const pool = kit.res().pools[step.id];
+        wrap.append(el("p", { class: "gb-points" + (pool.remaining < 0 ? " gb-over" : ""), id: "gb-points", "aria-live": "polite" },
+          "Points left: ", el("strong", { "data-points": step.id }, String(pool.remaining)), " of " + pool.budget));
+      }
+      if (set) {
+        const left = [...set];
+        names.forEach((a) => { const at2 = left.indexOf(scores[a]); if (a in scores && at2 >= 0) left.splice(at2, 1); });
+        wrap.append(el("p", { class: "gb-note" }, (method === "roll" ? "Rolled: " + set.join(", ") + ". " : "") +
+          (left.length ? "Left to assign: " + left.join(", ") : "Every value is assigned.")));
+      }
+      const showMod = (data.modifier || {}).op !== "identity";
+      const head = el("tr", {}, ["Ability", "Base", "Bonus", "Total"].map((h) => el("th", { scope: "col" }, h)),
+        showMod ? el("th", { scope: "col" }, "Mod") : null, el("th", { scope: "col" }, el("span", { class: "gb-sr" }, "Set")));
+      const rows = names.map((a) => {
+        const label = (abilities[a] && abilities[a].label) || a;
+        const total = (cardOf().abilities || {})[a];
+        let base = null;
+        let editor = null;
+        const write = (v) => change((doc) => {
+          const s = stepAnswer(doc, step.id);
+          s.method = s.method || method || "manual";
+          s.scores = s.scores || {};
+          if (v === null || v === undefined) delete s.scores[a]; else s.scores[a] = v;
+        });
+        if (method === "pointBuy") {
+          base = a in scores ? scores[a] : lowest;
+          // Read at the click, not at the render: quick clicks each count.
+          const bump = (by) => change((doc) => {
+            const s = stepAnswer(doc, step.id);
+            s.method = "pointBuy";
+            s.scores = s.scores || {};
+            const now = a in s.scores ? s.scores[a] : lowest;
+            s.scores[a] = Math.max(lowest, Math.min(highest, now + by));
+          });
+          editor = el("span", { class: "gb-stepper" },
+            el("button", { type: "button", "aria-label": "Lower " + label, disabled: base <= lowest, onclick: () => bump(-1), id: "gb-lower-" + slug(a) }, "−"),
+            el("button", { type: "button", "aria-label": "Raise " + label, disabled: base >= highest, onclick: () => bump(1), id: "gb-raise-" + slug(a) }, "+"));
+        } else if (method === "standardArray" || method === "roll") {
+          base = a in scores ? scores[a] : null;
+          const id = "gb-assign-" + slug(a);
+          editor = el("select", { id, "aria-label": label, onchange: (e) => write(e.target.value === "" ? null : Number(e.target.value)) },
+            el("option", { value: "" }, "—"),
+            [...new Set(set || [])].map((v) => el("option", { value: String(v) }, String(v))));
+          editor.value = base === null ? "" : String(base);
+        } else if (method === "rolls") {
+          const roll = made[a];
+          const groupDice = (methods.rolls || []).find((g) => g.abilities.includes(a));
+          base = roll && roll.faces && groupDice ? diceTotal(groupDice.dice, roll.faces) : null;
+          editor = roll && roll.faces ? el("span", { class: "gb-faces" }, "rolled " + roll.faces.join(" ")) : null;
+        } else if (method === "manual") {
+          base = a in scores ? scores[a] : null;
+          editor = el("input", { type: "number", id: "gb-manual-" + slug(a), "aria-label": label, step: "1",
+            value: base === null ? "" : String(base),
+            oninput: (e) => { const t = e.target.value.trim(); if (t === "") write(null); else if (Number.isInteger(Number(t))) write(Number(t)); } });
+        }
+        const bonus = base !== null && typeof total === "number" ? total - base : null;
+        const mod = typeof total === "number" ? modifier(total) : null;
+        return el("tr", { "data-ability": a },
+          el("th", { scope: "row" }, label),
+          el("td", { "data-base": a }, base === null ? "—" : String(base)),
+          el("td", {}, bonus === null ? "—" : signed(bonus)),
+          el("td", { "data-total": a }, total === undefined ? "—" : String(total)),
+          showMod ? el("td", {}, mod === null ? "—" : signed(mod)) : null,
+          el("td", {}, editor));
+      });
+      wrap.append(el("table", { class: "gb-scores" }, el("thead", {}, head), el("tbody", {}, rows)));
+      return wrap;
+    }
+
+    function trainedView(step, entry) {
+      const trained = Object.entries(cardOf().skills || {}).filter(([, v]) => tierId(v) !== untrained);
+      return el("p", { class: "gb-note" }, trained.length
+        ? "Trained so far: " + trained.map(([id, v]) => anyLabel(id) + " (" + tierLabel(tierId(v)) + ")").join(", ")
+        : (entry.choices || []).length ? "" : "Nothing to choose here yet: picks in earlier steps offer training.");
+    }
+
+    function slotView(step, slot) {
+      const chosen = (kit.answers().choices || {})[slot.key] || [];
+      const values = [...slot.offered];
+      chosen.forEach((v) => { if (!values.includes(v)) values.push(v); });
+      const reasons = Object.fromEntries((slot.inactive || []).map((i) => [i.answer, i.reason]));
+      const single = slot.count === 1;
+      const full = !single && chosen.length >= slot.count;
+      const hint = step.kind === "choices" ? step.catalog : null;
+      const legend = slotTitle(slot) + (slot.pending ? " (" + slot.pending + " to go)" : "");
+      return el("fieldset", { class: "gb-slot", "data-slot": slot.key },
+        el("legend", {}, legend),
+        el("ul", { class: "gb-options", role: "list" }, values.map((v) => choiceBox({
+          id: "gb-choice-" + slug(slot.key) + "-" + slug(v),
+          label: anyLabel(v, hint),
+          checked: chosen.includes(v),
+          disabled: full && !chosen.includes(v),
+          reason: reasons[v],
+          toggle: () => change((doc) => {
+            doc.choices = doc.choices || {};
+            doc.choices[slot.key] = toggled(doc.choices[slot.key], v, single);
+          }),
+        }))));
+    }
+
+    function slotTitle(slot) {
+      const parts = slot.key.split("/");
+      const source = kit.steps.find((s) => s.id === parts[0]);
+      let from = source ? source.label : parts[0];
+      if (parts.length >= 3 && parts[1] !== "replacement") from += " · " + anyLabel(parts[1], source && source.catalog);
+      else if (parts[1] && !/^choose\.\d+$/.test(parts[1])) from += " · " + parts[1].replace(/_/g, " ");
+      if (slot.key.endsWith("/replacement")) from += " (replacement)";
+      return from + ": choose " + slot.count;
+    }
+
+    function gearView(step, entry) {
+      const kits = current(step.id).kits || [];
+      const offered = entry.offered || [];
+      const reasons = Object.fromEntries((entry.inactive || []).map((i) => [i.answer, i.reason]));
+      const shown = step.kits.filter((k) => offered.includes(k.id) || kits.includes(k.id));
+      if (!shown.length) return el("p", { class: "gb-note" }, "No starting gear fits this character; Next still works.");
+      return el("ul", { class: "gb-cards", role: "list" }, shown.map((kit) => choiceBox({
+        id: "gb-kit-" + slug(kit.id),
+        label: kit.label,
+        checked: kits.includes(kit.id),
+        reason: reasons[kit.id],
+        detail: el("ul", { class: "gb-lines" }, kit.lines.map((line) => el("li", {}, line.item
+          ? (line.count > 1 ? line.count + " × " : "") + refLabel(line.item)
+          : (line.roll || line.count || "") + (line.times ? " × " + line.times : "") + " " + line.coins))),
+        summary: kit.summary,
+        toggle: () => change((doc) => { const a = stepAnswer(doc, step.id); a.kits = toggled(a.kits, kit.id, false); }),
+      })));
+    }
+
+    function choicesView(step, entry) {
+      return (entry.choices || []).length ? el("span", {})
+        : el("p", { class: "gb-note" }, "Nothing to choose here: picks in earlier steps grant these choices.");
+    }
+
+
+    function targetValue(key) {
+      const [kind, id] = key.split("/");
+      const sheetCard = cardOf();
+      const holder = { ability: sheetCard.abilities, skill: sheetCard.skills, save: sheetCard.saves,
+        field: sheetCard.fields, bonus: sheetCard.bonuses }[kind] || {};
+      const value = holder[id];
+      if (kind === "skill" || kind === "save") return value === undefined ? "—" : tierLabel(tierId(value));
+      return value === undefined ? "—" : String(value);
+    }
+
+    function targetKey(target) {
+      for (const kind of ["ability", "skill", "save", "field", "bonus"]) if (target[kind] !== undefined) return kind + "/" + target[kind];
+      return "?";
+    }
+
+    function poolLine(id) {
+      const pool = kit.res().pools[id];
+      if (!pool) return null;
+      return el("p", { class: "gb-points" + (pool.remaining < 0 ? " gb-over" : ""), "data-pool": id },
+        pool.spent + " of " + pool.budget + " spent" + (pool.credit ? " (+" + pool.credit + " credit)" : "") + ", ",
+        el("strong", {}, String(pool.remaining)), " left");
+    }
+
+    function stepper(label, count, adjust, canLower, canRaise, id) {
+      // `adjust(by)` reads the answers at the click, so quick clicks each count.
+      return el("span", { class: "gb-stepper" },
+        el("button", { type: "button", "aria-label": "Less " + label, disabled: !canLower, onclick: () => adjust(-1), id: id + "-less" }, "−"),
+        el("output", { "aria-label": label + " bought" }, String(count)),
+        el("button", { type: "button", "aria-label": "More " + label, disabled: !canRaise, onclick: () => adjust(1), id: id + "-more" }, "+"));
+    }
+
+    function allocateView(step) {
+      const answer = current(step.id);
+      const dots = answer.dots || {};
+      const positions = answer.priorities || {};
+      const wrap = el("div", {});
+      step.groups.forEach((group) => {
+        const box = el("fieldset", { class: "gb-group" }, el("legend", {}, group.label));
+        if (step.priorities) {
+          const id = "gb-priority-" + slug(step.id) + "-" + slug(group.id);
+          const select = el("select", { id, onchange: (e) => change((doc) => {
+            const a = stepAnswer(doc, step.id);
+            a.priorities = a.priorities || {};
+            if (e.target.value === "") delete a.priorities[group.id]; else a.priorities[group.id] = Number(e.target.value);
+          }) }, el("option", { value: "" }, "—"),
+          step.priorities.map((points, n) => el("option", { value: String(n) }, "Priority " + (n + 1) + " (" + points + " points)")));
+          select.value = group.id in positions ? String(positions[group.id]) : "";
+          box.append(el("div", { class: "gb-field" }, el("label", { for: id }, "Priority"), select));
+        }
+        const pool = poolLine(step.id + "/" + group.id);
+        if (pool) box.append(pool);
+        const most = typeof group.max === "number" ? group.max : null;
+        box.append(el("ul", { class: "gb-targets", role: "list" }, group.targets.map((target) => {
+          const key = targetKey(target);
+          const label = targetLabel(key);
+          const count = dots[key] || 0;
+          const value = targetValue(key);
+          const number = Number(value);
+          const pips = most !== null && Number.isFinite(number)
+            ? el("span", { class: "gb-dots", "aria-hidden": "true" }, "●".repeat(Math.max(0, Math.min(most, number))) + "○".repeat(Math.max(0, most - number)))
+            : null;
+          return el("li", { "data-target": key }, el("span", { class: "gb-target" }, label), " ", pips, " ",
+            el("span", { class: "gb-value" }, value), " ",
+            stepper(label, count, (by) => change((doc) => {
+              const a = stepAnswer(doc, step.id);
+              a.dots = a.dots || {};
+              const n = (a.dots[key] || 0) + by;
+              if (n <= 0) delete a.dots[key]; else a.dots[key] = n;
+            }), count > 0, most === null || !Number.isFinite(number) || number < most, "gb-dots-" + slug(key)));
+        })));
+        wrap.append(box);
+      });
+      return wrap;
+    }
+
+    function spendView(step, entry) {
+      const buys = current(step.id).buys || {};
+      const offered = entry.offered || [];
+      const wrap = el("div", {});
+      const pool = poolLine(step.pool);
+      if (pool) wrap.append(pool);
+      const paid = {};
+      (kit.res().ledger || []).filter((l) => l.step === step.id && l.active).forEach((l) => { paid[l.offer] = (paid[l.offer] || 0) + l.price; });
+      wrap.append(el("ul", { class: "gb-targets", role: "list" }, step.offers.filter((o) => offered.includes(o.id) || o.id in buys).map((offer) => {
+        const key = targetKey(offer.target);
+        const count = buys[offer.id] || 0;
+        const lowers = offer.direction === "both" || offer.direction === "decrease" || offer.credit;
+        return el("li", { "data-offer": offer.id },
+          el("span", { class: "gb-target" }, offer.label), " ",
+          el("span", { class: "gb-value" }, targetValue(key)), " ",
+          stepper(offer.label, count, (by) => change((doc) => {
+            const a = stepAnswer(doc, step.id);
+            a.buys = a.buys || {};
+            const n = (a.buys[offer.id] || 0) + by;
+            if (n === 0) delete a.buys[offer.id]; else a.buys[offer.id] = n;
+          }), count > 0 || lowers, true, "gb-buy-" + slug(offer.id)),
+          paid[offer.id] ? el("span", { class: "gb-note" }, " cost " + paid[offer.id]) : null);
+      })));
+      return wrap;
+    }
+
+    function rowsView(step, entry) {
+      const shape = lists[step.list] || { columns: [] };
+      const columnIds = step.columns || shape.columns.map((c) => c.id);
+      const columns = columnIds.map((id) => shape.columns.find((c) => c.id === id) || { id, type: "text", label: id });
+      const rows = current(step.id).rows || [];
+      const wrap = el("div", {});
+      if (step.pool) wrap.append(poolLine(step.pool));
+      const theirs = ((cardOf().lists || {})[step.list] || []).filter((r) => r._catalog && r._pick !== step.id);
+      if (theirs.length) {
+        wrap.append(el("ul", { class: "gb-lines" }, theirs.map((r) => el("li", {}, String(r[columnIds[0]] ?? r.name ?? ""), " ", el("em", {}, "Added by a pick")))));
+      }
+      if (step.from && catalogs[step.from]) {
+        const picks = current(step.id).picks || [];
+        wrap.append(el("ul", { class: "gb-cards", role: "list" }, catalogs[step.from].entries.map((e) => choiceBox({
+          id: "gb-from-" + slug(step.id) + "-" + slug(e.id), label: e.label, checked: picks.includes(e.id), summary: e.summary,
+          toggle: () => change((doc) => { const a = stepAnswer(doc, step.id); a.picks = toggled(a.picks, e.id, false); }),
+        }))));
+      }
+      const reasons = Object.fromEntries((entry.inactive || []).map((i) => [String(i.answer), i.reason]));
+      const head = el("tr", {}, columns.map((c) => el("th", { scope: "col" }, c.label || c.id)), el("th", { scope: "col" }, el("span", { class: "gb-sr" }, "Remove")));
+      const body = rows.map((row, n) => el("tr", { class: reasons[String(n)] ? "gb-off" : null },
+        columns.map((c) => {
+          const id = "gb-cell-" + slug(step.id) + "-" + n + "-" + slug(c.id);
+          const cell = fieldInput(id, c, row[c.id], (v) => change((doc) => {
+            const r = stepAnswer(doc, step.id).rows[n];
+            if (v === null) delete r[c.id]; else r[c.id] = v;
+          }), (c.label || c.id) + ", row " + (n + 1));
+          cell.querySelector("label").className = "gb-sr";
+          return el("td", {}, cell);
+        }),
+        el("td", {}, el("button", { type: "button", onclick: () => change((doc) => { stepAnswer(doc, step.id).rows.splice(n, 1); }),
+          "aria-label": "Remove row " + (n + 1), id: "gb-remove-" + slug(step.id) + "-" + n }, "Remove"))));
+      if (rows.length) wrap.append(el("table", { class: "gb-rows" }, el("thead", {}, head), el("tbody", {}, body)));
+      else wrap.append(el("p", { class: "gb-note" }, "No rows yet."));
+      const most = step.max === undefined ? null : step.max;
+      wrap.append(el("button", { type: "button", id: "gb-add-" + slug(step.id), disabled: most !== null && rows.length >= most,
+        onclick: () => change((doc) => {
+          const fresh = {};
+          columns.forEach((c) => { if (c.default !== undefined) fresh[c.id] = c.default; });
+          Object.assign(fresh, step.defaults || {});
+          const a = stepAnswer(doc, step.id);
+          a.rows = [...(a.rows || []), fresh];
+        }) }, "Add a row"));
+      return wrap;
+    }
+
+    function rollView(step, entry) {
+      const made = entry.rolls || {};
+      return el("ul", { class: "gb-targets", role: "list" }, step.rolls.map((roll) => {
+        const key = roll.field || roll.ability;
+        const shown = made[key];
+        const faces = shown ? shown.faces || (shown.tries || []).map((t) => t.faces.join(" ")).join(" / ") : null;
+        const label = roll.field ? (fields[key] || {}).label || key : (abilities[key] || {}).label || key;
+        return el("li", { "data-roll": key }, el("span", { class: "gb-target" }, label), " ",
+          el("strong", {}, shown ? String(shown.result) : "—"),
+          faces ? el("span", { class: "gb-faces" }, " (rolled " + (Array.isArray(faces) ? faces.join(" ") : faces) + ")") : null, " ",
+          step.retry ? el("button", { type: "button", id: "gb-retry-" + slug(key), onclick: () => change((doc) => {
+            const a = stepAnswer(doc, step.id);
+            a.rolls = a.rolls || {};
+            a.rolls[key] = { attempt: ((a.rolls[key] || {}).attempt || 0) + 1 };
+          }) }, "Roll again") : null);
+      }));
+    }
+
+    function initializeView(step, entry) {
+      const count = current(step.id).set || 0;
+      const wrap = el("div", {});
+      wrap.append(el("ul", { class: "gb-targets", role: "list" }, (entry.writes || []).map((w) => el("li", {},
+        el("span", { class: "gb-target" }, (fields[w.field] || {}).label || w.field), " ",
+        "now " + (w.set !== undefined ? w.set : w.now === null || w.now === undefined ? "—" : w.now) + ", Set writes " + w.value))));
+      wrap.append(el("button", { type: "button", id: "gb-set-" + slug(step.id),
+        onclick: () => change((doc) => { const a = stepAnswer(doc, step.id); a.set = (a.set || 0) + 1; }) },
+      count ? "Set again" : "Set"));
+      return wrap;
+    }
+
+    const BODIES = {
+      catalog: catalogView, fields: fieldsView, abilities: abilitiesView, trained: trainedView,
+      startingGear: gearView, choices: choicesView, allocate: allocateView, spend: spendView,
+      rows: rowsView, roll: rollView, initialize: initializeView,
+    };
+
+    return { bodies: BODIES, slotView };
+  };
+})();

@@ -1,0 +1,231 @@
+"""The builder page in Chromium (SPEC §10, §11): a 5e character built through the page, saved
+into a chat and played in a check through the proxy; the party sheet saved, refused as stale
+and saved again."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from playwright.sync_api import Page, expect
+
+from gmtags import Snapshot, load_ruleset, process
+from gmtags.server.background import BackgroundServer
+from gmtags.server.demo_upstream import ScriptedUpstream
+from tests.browser.conftest import SHOTS
+
+FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "rulesets" / "builder"
+FIVE_E = FIXTURES / "5e-builder.json"
+CREW = FIXTURES / "crew-builder.json"
+NAME = "Mira Vell"
+CHAT = "builder-browser-chat"
+CHECK = f'[skill_check: skill="Arcana" dc="12" who="{NAME}"]'
+
+
+@pytest.fixture
+def upstream() -> Iterator[BackgroundServer]:
+    """A scripted model whose every reply asks for an Arcana check of the built character."""
+    script = ScriptedUpstream(script=lambda messages: f"Mira squints at the runes. {CHECK}\n")
+    with BackgroundServer(script.app) as server:
+        yield server
+
+
+def errors_of(page: Page) -> list[str]:
+    """Every script error and failed request the page meets, from now on."""
+    found: list[str] = []
+    page.on("pageerror", lambda error: found.append(str(error)))
+    page.on(
+        "console", lambda message: found.append(message.text) if message.type == "error" else None
+    )
+    return found
+
+
+def open_step(page: Page, step: str) -> None:
+    page.locator(f'.gb-step[data-step="{step}"]').click()
+    expect(page.locator(".gb-current")).to_have_attribute("data-step", step)
+
+
+def modifier_in(text: str) -> int:
+    found = re.search(r'modifier="([+-]?\d+)"', text)
+    assert found, text
+    return int(found[1])
+
+
+class TestCharacter:
+    def test_a_character_built_on_the_page_plays_its_check(
+        self,
+        page: Page,
+        serve: Callable[..., str],
+        upstream: BackgroundServer,
+        tmp_path: Path,
+    ) -> None:
+        """Race, point buy (the remaining budget shown and falling), a skill choice, saved under
+        a name into a chat: the proxy's check on that name rolls the built card's modifier."""
+        db = tmp_path / "history.sqlite3"
+        url = serve("serve", "--ruleset", str(FIVE_E), "--upstream", f"{upstream.url}/v1",
+                    "--db", str(db))  # fmt: skip
+        errors = errors_of(page)
+        page.goto(f"{url}/gmtags/builder?chat={CHAT}")
+        expect(page.locator('[data-badge="race"]')).to_have_text("1")
+
+        page.get_by_label("Elf", exact=True).check()
+        expect(page.locator('[data-badge="race"]')).to_have_text("✓")
+        page.get_by_role("button", name="Next").click()
+        expect(page.locator(".gb-current")).to_have_attribute("data-step", "subrace")
+        page.get_by_label("High Elf", exact=True).check()
+        open_step(page, "class")
+        page.get_by_label("Wizard", exact=True).check()
+        expect(page.locator('[data-badge="class"]')).to_have_text("✓")
+
+        open_step(page, "scores")
+        points = page.locator('[data-points="scores"]')
+        expect(points).to_have_text("27")
+        page.get_by_role("button", name="Raise Intelligence").click()
+        expect(points).to_have_text("26")
+        for _ in range(6):
+            page.get_by_role("button", name="Raise Intelligence").click()
+        expect(page.locator('[data-base="int"]')).to_have_text("15")
+        expect(points).to_have_text("18")
+        expect(page.locator('[data-total="int"]')).to_have_text("16")  # High Elf: +1
+        page.get_by_role("button", name="Raise Dexterity").click()
+        expect(points).to_have_text("17")
+
+        open_step(page, "skills")
+        expect(page.locator('[data-badge="skills"]')).to_have_text("2")
+        page.get_by_label("Arcana", exact=True).check()
+        page.get_by_label("History", exact=True).check()
+        expect(page.locator('[data-badge="skills"]')).to_have_text("✓")
+        panel = page.locator("#gb-character")
+        expect(panel).to_contain_text("Arcana (Proficient)")
+        expect(panel.locator('[data-mod="int"]')).to_have_text("+3")
+
+        page.locator("#gb-name").fill(NAME)
+        expect(panel.locator("h2")).to_have_text(NAME)
+        SHOTS.mkdir(exist_ok=True)
+        page.screenshot(path=str(SHOTS / "builder-page.png"), full_page=True)
+        page.locator("#gb-save-button").click()
+        expect(page.locator("#gb-status")).to_contain_text(f"Saved {NAME}")
+
+        state = httpx.get(f"{url}/gmtags/chats/{CHAT}/state").json()
+        card = state["gameCharacterCards"][NAME]
+        assert card["skills"]["arcana"] == "proficient"
+        assert card["abilities"]["int"] == 16
+        ruleset = load_ruleset(FIVE_E)
+        expected = modifier_in(process(CHECK, ruleset, Snapshot.model_validate(state), seed=1).text)
+        blank = modifier_in(process(CHECK, ruleset, Snapshot(), seed=1).text)
+        assert expected != blank
+
+        reply = httpx.post(
+            f"{url}/v1/chat/completions",
+            headers={"X-Gmtags-Chat": CHAT, "Authorization": "Bearer sk-test"},
+            json={"model": "any", "messages": [{"role": "user", "content": "I read the runes."}]},
+            timeout=20,
+        )
+        assert reply.status_code == 200
+        text = reply.json()["choices"][0]["message"]["content"]
+        assert f'who="{NAME}"' in text
+        assert modifier_in(text) == expected
+
+        page.set_viewport_size({"width": 390, "height": 844})
+        open_step(page, "race")
+        expect(page.locator(".gb-columns")).to_have_css(
+            "grid-template-columns", re.compile(r"^\S+$")
+        )
+        page.screenshot(path=str(SHOTS / "builder-page-phone.png"), full_page=True)
+        assert errors == []
+
+    def test_undo_all_fields_and_escaping(self, page: Page, serve: Callable[..., str]) -> None:
+        """Undo takes a pick back; an All fields edit goes into the card the build keeps; a
+        name with markup in it is text."""
+        url = serve("demo", "--serve", "--ruleset", str(FIVE_E))
+        errors = errors_of(page)
+        page.goto(f"{url}/gmtags/builder?chat=undo-chat")
+        page.get_by_label("Dwarf", exact=True).check()
+        panel = page.locator("#gb-character")
+        expect(panel).to_contain_text("Dwarf")
+        page.get_by_role("button", name="Undo").click()
+        expect(page.locator('[data-badge="race"]')).to_have_text("1")
+        expect(panel).not_to_contain_text("Dwarf")
+
+        page.get_by_role("tab", name="All fields").click()
+        page.get_by_label("Alignment", exact=True).fill("Lawful Neutral")
+        expect(panel).to_contain_text("Lawful Neutral")
+        page.get_by_role("tab", name="Guided").click()
+        open_step(page, "level")
+        expect(page.get_by_label("Alignment (optional)")).to_have_value("Lawful Neutral")
+
+        page.locator("#gb-name").fill("<b>Bold</b>")
+        expect(panel.locator("h2")).to_have_text("<b>Bold</b>")
+        assert panel.locator("b").count() == 0
+        assert errors == []
+
+    def test_every_step_kind_renders(self, page: Page, serve: Callable[..., str]) -> None:
+        """Each fixture builder's every step opens without a script error (allocate, spend,
+        rows, roll, initialize and the rest)."""
+        for name in ("points-builder.json", "vtm-builder.json", "coc-builder.json",
+                     "fate-builder.json"):  # fmt: skip
+            url = serve("demo", "--serve", "--ruleset", str(FIXTURES / name))
+            errors = errors_of(page)
+            page.goto(f"{url}/gmtags/builder?chat=kinds")
+            steps = page.locator(".gb-step")
+            expect(steps.first).to_be_visible()
+            n = 0
+            while n < steps.count():  # a step may hide others (profiles, `when`)
+                steps.nth(n).click()
+                n += 1
+                expect(page.locator(".gb-step-body")).to_be_visible()
+                buttons = page.locator(".gb-step-body .gb-stepper button:not([disabled])")
+                if buttons.count():
+                    buttons.last.click()
+                    expect(page.locator("#gb-status")).to_have_text("")
+            assert errors == [], name
+
+
+class TestParty:
+    def test_the_party_sheet_saves_and_a_stale_save_is_shown(
+        self, page: Page, serve: Callable[..., str]
+    ) -> None:
+        """The crew's builder reads the chat's members; Save raises the revision; a save made
+        meanwhile makes the next one 409 (the latest shown, the draft kept); Save again wins."""
+        url = serve("demo", "--serve", "--ruleset", str(CREW))
+        chat = "crew-chat"
+        for member in ("Vex", "Ada", "Rook"):
+            saved = httpx.post(f"{url}/gmtags/api/builder/save",
+                               json={"chat": chat, "name": member, "card": {}})  # fmt: skip
+            assert saved.status_code == 200
+        errors = errors_of(page)
+        page.goto(f"{url}/gmtags/builder?chat={chat}&party=1")
+        page.get_by_label("Shadows", exact=True).check()
+        expect(page.locator('[data-badge="crew_type"]')).to_have_text("✓")
+        open_step(page, "upgrades")
+        expect(page.locator('[data-pool="upgrade_points"]')).to_contain_text("0 of 3 spent")
+        open_step(page, "lair")
+        page.get_by_label("Lair", exact=True).fill("A flooded chapel")
+        page.locator("#gb-save-button").click()
+        status = page.locator("#gb-status")
+        expect(status).to_contain_text("revision 1")
+        sheet = httpx.get(f"{url}/gmtags/chats/{chat}/state").json()["gamePartySheet"]
+        assert sheet["fields"]["lair"] == "A flooded chapel"
+
+        theirs: dict[str, Any] = {"fields": {"lair": "The old mill", "crew_type": "Bravos"}}
+        other = httpx.post(
+            f"{url}/gmtags/api/builder/save",
+            json={"chat": chat, "party": True, "sheet": theirs, "revision": 1},
+        )
+        assert other.json()["state"]["gamePartySheetRevision"] == 2
+        page.get_by_label("Lair", exact=True).fill("A flooded chapel, dry at last")
+        page.locator("#gb-save-button").click()
+        expect(status).to_contain_text("Someone else saved")
+        expect(page.locator("#gb-latest")).to_contain_text("The old mill")
+        expect(page.get_by_label("Lair", exact=True)).to_have_value("A flooded chapel, dry at last")
+        page.locator("#gb-save-button").click()
+        expect(status).to_contain_text("revision 3")
+        state = httpx.get(f"{url}/gmtags/chats/{chat}/state").json()
+        assert state["gamePartySheet"]["fields"]["lair"] == "A flooded chapel, dry at last"
+        assert json.dumps(state).count("The old mill") == 0
+        assert [e for e in errors if "409 (Conflict)" not in e] == []  # the stale save
