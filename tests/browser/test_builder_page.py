@@ -164,6 +164,36 @@ class TestCharacter:
         assert panel.locator("b").count() == 0
         assert errors == []
 
+    def test_standard_array_rows_and_set(self, page: Page, serve: Callable[..., str]) -> None:
+        """The standard array hands out its values; entering a rows step adds its counted
+        rows; Set writes the starting values and offers Set again."""
+        url = serve("demo", "--serve", "--ruleset", str(FIVE_E))
+        errors = errors_of(page)
+        page.goto(f"{url}/gmtags/builder?chat=kinds-5e")
+        open_step(page, "scores")
+        page.get_by_label("Standard array", exact=True).check()
+        expect(page.locator("#gb-body")).to_contain_text("Left to assign: 15, 14, 13, 12, 10, 8")
+        page.get_by_label("Intelligence", exact=True).select_option("15")
+        expect(page.locator("#gb-body")).to_contain_text("Left to assign: 14, 13, 12, 10, 8")
+        expect(page.locator('[data-total="int"]')).to_have_text("15")
+
+        open_step(page, "level")
+        page.get_by_label("Level", exact=True).fill("3")
+        expect(page.locator('[data-badge="level"]')).to_have_text("✓")
+        open_step(page, "hit_points")
+        expect(page.locator(".gb-rows tbody tr")).to_have_count(2)
+        page.get_by_label("Roll, row 2", exact=True).fill("5")
+        expect(page.locator("#gb-character")).to_contain_text("Hit point rolls")
+        page.get_by_role("button", name="Remove row 1").click()
+        expect(page.locator(".gb-rows tbody tr")).to_have_count(1)
+        expect(page.get_by_label("Roll, row 1", exact=True)).to_have_value("5")
+
+        open_step(page, "start")
+        page.get_by_role("button", name="Set", exact=True).click()
+        expect(page.get_by_role("button", name="Set again")).to_be_visible()
+        expect(page.locator('[data-badge="start"]')).to_have_text("✓")
+        assert errors == []
+
     def test_every_step_kind_renders(self, page: Page, serve: Callable[..., str]) -> None:
         """Each fixture builder's every step opens without a script error (allocate, spend,
         rows, roll, initialize and the rest)."""
@@ -182,7 +212,8 @@ class TestCharacter:
                 buttons = page.locator(".gb-step-body .gb-stepper button:not([disabled])")
                 if buttons.count():
                     buttons.last.click()
-                    expect(page.locator("#gb-status")).to_have_text("")
+                    expect(page.locator("#gb")).to_have_attribute("data-building", "0")
+                    expect(page.locator("#gb-status")).not_to_have_class("gb-error")
             assert errors == [], name
 
 

@@ -199,7 +199,10 @@ SHELL = """<!doctype html>
 
 BODY = """<p class="gb-chat">{chat_line}</p>
 <noscript><p>The builder runs in the page: it needs JavaScript.</p></noscript>
-<nav class="gb-strip" aria-label="Steps"><ol id="gb-steps" aria-live="polite"></ol></nav>
+<p id="gb-announce" class="gb-sr" role="status"></p>
+<nav class="gb-strip" aria-label="Steps">
+<ol id="gb-steps" aria-live="polite" aria-relevant="all"></ol>
+</nav>
 <div class="gb-views" role="tablist" aria-label="View">
 <button type="button" role="tab" id="gb-tab-guided" aria-controls="gb-guided"
  aria-selected="true">Guided</button>
@@ -223,6 +226,7 @@ BODY = """<p class="gb-chat">{chat_line}</p>
 <form id="gb-save" class="gb-save">
 <label id="gb-name-label">Name <input id="gb-name" name="name" autocomplete="off"></label>
 <button type="submit" id="gb-save-button">Save</button>
+<span id="gb-revision" class="gb-note"></span>
 <p id="gb-status" role="status" aria-live="polite"></p>
 <div id="gb-latest" hidden></div>
 </form>

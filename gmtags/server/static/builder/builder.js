@@ -195,7 +195,7 @@
 
   function schedule(wait) {
     clearTimeout(timer);
-    setStatus("gb-building", "Updating…");
+    busy(true);
     building = new Promise((done) => {
       timer = setTimeout(() => runBuild().then(done, done), wait === undefined ? DEBOUNCE : wait);
     });
@@ -214,10 +214,14 @@
       });
       out = await reply.json();
     } catch (error) {
-      if (mine === sequence) setStatus("gb-error", "The build did not answer: " + error);
+      if (mine === sequence) {
+        busy(false);
+        setStatus("gb-error", "The build did not answer: " + error);
+      }
       return;
     }
     if (mine !== sequence) return; // a later change is on its way
+    busy(false);
     if (!reply.ok) {
       setStatus("gb-error", problemText(out));
       return;
@@ -225,8 +229,25 @@
     res = out;
     answers = out.answers;
     card = out.card;
-    setStatus("", "");
+    if ($("gb-status").className === "gb-error") setStatus("", "");
     render();
+    announce();
+  }
+
+  function busy(on) {
+    // Not said aloud (the status is for what happened); the panel is marked busy meanwhile.
+    $("gb").dataset.building = on ? "1" : "0";
+    $("gb-character").setAttribute("aria-busy", String(on));
+  }
+
+  let said = "";
+  function announce() {
+    // One short sentence for a screen reader when the current step's badge or points change.
+    const step = steps[at];
+    const parts = badgeText(step);
+    const text = step.label + ": " + (parts.length ? parts.join(", ") : "done");
+    if (text !== said) $("gb-announce").textContent = text;
+    said = text;
   }
 
   function problemText(out) {
@@ -289,7 +310,8 @@
     $("gb-tab-all").tabIndex = view === "all" ? 0 : -1;
     if (view === "guided") $("gb-body").replaceChildren(stepView(steps[at]));
     else $("gb-all").replaceChildren(allFields());
-    $("gb-character").replaceChildren(character());
+    const panel = character();
+    if (panel.textContent !== $("gb-character").textContent) $("gb-character").replaceChildren(panel);
     $("gb-undo").disabled = !undo.length;
     $("gb-redo").disabled = !redo.length;
     const fresh = keep ? $(keep) : null;
@@ -334,7 +356,12 @@
         el("span", { class: "gb-badge" + (done ? " gb-done" : ""), "aria-label": spoken,
           "data-badge": step.id }, done ? "✓" : parts.join(" · "))));
     });
-    $("gb-steps").replaceChildren(...items);
+    const strip = $("gb-steps");
+    const drawn = order.join() + "|" + at + "|" + items.map((i) => i.textContent).join("|");
+    if (strip.dataset.drawn !== drawn) {
+      strip.replaceChildren(...items);
+      strip.dataset.drawn = drawn;
+    }
   }
 
   function stepView(step) {
@@ -579,6 +606,7 @@
     const latest = $("gb-latest");
     if (reply.status === 409) {
       revision = out.latest.gamePartySheetRevision || 0;
+      $("gb-revision").textContent = "Latest revision " + revision;
       latest.hidden = false;
       latest.replaceChildren(el("h3", {}, "The latest party sheet"), sheetSummary(out.latest.gamePartySheet || {}));
       setStatus("gb-error", "Someone else saved the party sheet: here is the latest; Save again replaces it with yours.");
@@ -589,6 +617,7 @@
     if (data.party) {
       revision = out.state.gamePartySheetRevision || 0;
       setStatus("gb-saved", "Saved the party sheet (revision " + revision + ").");
+      $("gb-revision").textContent = "Opened on revision " + revision;
     } else {
       setStatus("gb-saved", "Saved " + body.name + " into chat " + data.chat + ".");
     }
@@ -632,6 +661,7 @@
   $("gb-name").addEventListener("input", () => $("gb-character").replaceChildren(character()));
   if (data.party) $("gb-name-label").hidden = true;
   $("gb-save-button").textContent = data.party ? "Save the party sheet" : "Save";
+  if (data.party) $("gb-revision").textContent = "Opened on revision " + revision;
   render();
   schedule(0);
 })();
