@@ -150,6 +150,21 @@ class TestStatePage:
         expect(page.locator('figure.clock[data-clock="Road washed out"]')).to_contain_text(road)
         assert not_reloaded(page)
 
+    def test_a_save_from_the_builder_shows_at_once(self, page: Page, demo: str) -> None:
+        """A card the builder page saves into the chat is on the state page within 2 s."""
+        open_chat(page, demo)
+        card = {"abilities": {"nerve": 2, "hands": 3}}
+        saved = httpx.post(
+            f"{demo}/gmtags/api/builder/save",
+            json={"chat": CHAT, "name": "Ada of the Ford", "card": card},
+            timeout=10,
+        )
+        assert saved.status_code == 200
+        section = page.locator('section.character[data-character="Ada of the Ford"]')
+        expect(section).to_be_visible(timeout=LIVE_SECONDS * 1000)
+        expect(section.locator(".gm-block")).to_contain_text("Nerve 2, Hands 3")
+        assert not_reloaded(page)
+
     def test_polling_when_there_are_no_events(self, page: Page, demo: str) -> None:
         """Without EventSource the page polls the chat's JSON and still follows it."""
         page.add_init_script("delete window.EventSource")

@@ -107,7 +107,7 @@ def chat_page(
     body = (
         f'<nav class="crumbs" aria-label="Breadcrumb"><a href="/gmtags/">Chats</a> ›'
         f' <span aria-current="page">{esc(chat_id)}</span></nav>'
-        f"<h1>{esc(chat_id)}</h1>"
+        f"<h1>{esc(chat_id)}</h1>{_builder_links(ruleset, path)}"
         '<div class="columns">'
         '<section id="state" class="state" aria-labelledby="state-heading">'
         '<h2 id="state-heading">State</h2>'
@@ -128,6 +128,16 @@ def chat_page(
     shown_attr = "current" if not chosen else "start" if shown is None else str(shown)
     data = f' data-api="{esc(api)}" data-shown="{esc(shown_attr)}"'
     return document(f"{chat_id} · gmtags", body, scripts=["state/state.js"], data=data)
+
+
+def _builder_links(ruleset: Ruleset, path: str) -> str:
+    """Links to the builder page for this chat, for the builders the ruleset has (SPEC §11)."""
+    links = []
+    if ruleset.sheet.builder_model is not None:
+        links.append(f'<a href="/gmtags/builder?chat={path}">Build a character</a>')
+    if ruleset.party is not None and ruleset.party.builder_model is not None:
+        links.append(f'<a href="/gmtags/builder?chat={path}&amp;party=1">Edit the party sheet</a>')
+    return f'<p class="actions">{" · ".join(links)}</p>' if links else ""
 
 
 def not_found_page(message: str) -> str:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Iterator
 from dataclasses import replace
@@ -10,6 +11,8 @@ from urllib.parse import quote
 
 import pytest
 
+from gmtags.demo import demo_file
+from gmtags.ruleset.load import load_ruleset
 from gmtags.server.app import create_app
 from gmtags.server.background import BackgroundServer
 from gmtags.server.demo import demo_config
@@ -123,3 +126,23 @@ class TestEscaping:
             index = served.get("/gmtags/").text
             assert "<img" not in page and "<b>x</b>" not in page and "<b>x</b>" not in index
             assert "&lt;img src=x" in page and "&lt;b&gt;x&lt;/b&gt;" in index
+
+
+class TestBuilderLinks:
+    def test_a_ruleset_with_a_builder_links_it(self, tmp_path: Path) -> None:
+        """The chat page links the builder page for its chat when the ruleset has a builder."""
+        text = demo_file("builder-ruleset.json").read_text(encoding="utf-8")
+        ruleset = load_ruleset(json.loads(text))
+        with BackgroundServer(ScriptedUpstream().app) as up:
+            config = replace(demo_config(f"{up.url}/v1", ruleset), db=str(tmp_path / "h.db"))
+            app = create_app(config)
+            with BackgroundServer(app) as server:
+                served = Served(server.url, app.state.book)
+                served.ask("road", [SYSTEM, user("I look.")])
+                page = served.get("/gmtags/chats/road").text
+        assert 'href="/gmtags/builder?chat=road"' in page
+
+    def test_a_ruleset_without_one_does_not(self, served: Served) -> None:
+        """The demo's own ruleset has no builder: no link to a page that would be a 404."""
+        served.ask("road", [SYSTEM, user("I look.")])
+        assert "/gmtags/builder" not in served.get("/gmtags/chats/road").text
