@@ -194,6 +194,23 @@ class TestCharacter:
         expect(page.locator('[data-badge="start"]')).to_have_text("✓")
         assert errors == []
 
+    def test_a_written_card_opens_described(self, page: Page, serve: Callable[..., str]) -> None:
+        """A saved hand-written card (no builder record) opens described, as written; Done
+        lets picks change it."""
+        url = serve("demo", "--serve", "--ruleset", str(FIVE_E))
+        card = {"abilities": {"str": 15}, "fields": {"race": "Elf"}}
+        saved = httpx.post(f"{url}/gmtags/api/builder/save",
+                           json={"chat": "told", "name": "Bram", "card": card})  # fmt: skip
+        assert saved.status_code == 200
+        errors = errors_of(page)
+        page.goto(f"{url}/gmtags/builder?chat=told&name=Bram")
+        expect(page.locator("#gb-name")).to_have_value("Bram")
+        expect(page.locator(".gb-described")).to_be_visible()
+        expect(page.locator('#gb-character [data-score="str"]')).to_have_text("15")
+        page.get_by_role("button", name="Done: let picks change the sheet").click()
+        expect(page.locator(".gb-described")).to_have_count(0)
+        assert errors == []
+
     def test_every_step_kind_renders(self, page: Page, serve: Callable[..., str]) -> None:
         """Each fixture builder's every step opens without a script error (allocate, spend,
         rows, roll, initialize and the rest)."""

@@ -372,6 +372,13 @@
       body.append(el("p", {}, "Building…"));
       return body;
     }
+    if (res.answers.described === true) {
+      // BUILDER H1–H2: a filled card opens described; Done lets the picks change the sheet.
+      body.append(el("div", { class: "gb-described", role: "note" },
+        el("p", {}, "This character is described: its sheet is as written, and picks only say what it stands for."),
+        el("button", { type: "button", id: "gb-done", onclick: () => change((doc) => { doc.described = false; }) },
+          "Done: let picks change the sheet")));
+    }
     if (entry && !entry.shown) body.append(el("p", { class: "gb-note" }, "Not shown for this character: its answers are kept, unused."));
     const reasons = (entry && entry.reasons) || [];
     if (reasons.length) body.append(el("ul", { class: "gb-reasons", "aria-label": "Why this step waits" }, reasons.map((r) => el("li", {}, r))));
@@ -573,7 +580,10 @@
       box.append(el("h3", {}, "Pools"), el("ul", { class: "gb-list" }, pools.map(([id, p]) => el("li", {}, poolName(id) + ": " + p.remaining + " of " + p.budget + " left"))));
     }
     if (data.party && data.members.length) box.append(el("p", { class: "gb-note" }, "Members: " + data.members.join(", ")));
-    if (res.profile) box.append(el("p", { class: "gb-note" }, "Profile: " + res.profile));
+    if (res.profile) {
+      const profile = (model.profiles || []).find((p) => p.id === res.profile);
+      box.append(el("p", { class: "gb-note" }, "Profile: " + ((profile && profile.label) || res.profile)));
+    }
     if ((res.problems || []).length) {
       box.append(el("h3", {}, "Answers naming nothing"), el("ul", { class: "gb-list gb-warn" }, res.problems.map((p) => el("li", {}, p.path + ": " + p.message))));
     }
