@@ -155,7 +155,14 @@ class TestCharacter:
         page.get_by_role("tab", name="All fields").click()
         page.get_by_label("Alignment", exact=True).fill("Lawful Neutral")
         expect(panel).to_contain_text("Lawful Neutral")
+        page.get_by_role("button", name="Add a row to Other proficiencies and languages").click()
+        page.get_by_label("Name, row 1", exact=True).fill("Lute")
+        expect(panel).to_contain_text("Lute")
         page.get_by_role("tab", name="Guided").click()
+        open_step(page, "race")
+        page.get_by_label("Human", exact=True).check()
+        expect(panel).to_contain_text("Human")
+        expect(panel).to_contain_text("Lute")  # the player's row outlives the rebuild
         open_step(page, "level")
         expect(page.get_by_label("Alignment (optional)")).to_have_value("Lawful Neutral")
 

@@ -522,7 +522,39 @@
       wrap.append(section("Skills", sheet.skills.map((s) => tierEditor("skills", s))));
       wrap.append(section("Saves", sheet.saves.map((s) => tierEditor("saves", s))));
     }
+    sheet.lists.forEach((shape) => wrap.append(listEditor(sheetCard, shape)));
     return wrap;
+  }
+
+  function listEditor(sheetCard, shape) {
+    // The player's own rows of a list; rows a pick or a step wrote are the builder's, shown.
+    const rows = (sheetCard.lists || {})[shape.id] || [];
+    const first = (shape.columns[0] || {}).id || "name";
+    const box = el("fieldset", { class: "gb-group", "data-list": shape.id }, el("legend", {}, shape.label || shape.id));
+    rows.forEach((row, n) => {
+      if (row._pick || row._catalog) {
+        box.append(el("p", { class: "gb-note" }, String(row[first] ?? ""), " ", el("em", {}, "(from the builder)")));
+        return;
+      }
+      const line = el("div", { class: "gb-row" });
+      shape.columns.forEach((c) => {
+        const id = "gb-all-row-" + slug(shape.id) + "-" + n + "-" + slug(c.id);
+        line.append(fieldInput(id, c, row[c.id], (v) => editCard((card2) => {
+          const r = card2.lists[shape.id][n];
+          if (v === null) delete r[c.id]; else r[c.id] = v;
+        }), (c.label || c.id) + ", row " + (n + 1)));
+      });
+      line.append(el("button", { type: "button", id: "gb-all-remove-" + slug(shape.id) + "-" + n,
+        onclick: () => editCard((card2) => { card2.lists[shape.id].splice(n, 1); }) }, "Remove row " + (n + 1)));
+      box.append(line);
+    });
+    box.append(el("button", { type: "button", id: "gb-all-add-" + slug(shape.id), onclick: () => editCard((card2) => {
+      const fresh = {};
+      shape.columns.forEach((c) => { if (c.default !== undefined) fresh[c.id] = c.default; });
+      card2.lists = card2.lists || {};
+      card2.lists[shape.id] = [...(card2.lists[shape.id] || []), fresh];
+    }) }, "Add a row to " + (shape.label || shape.id)));
+    return box;
   }
 
   function poolName(id) {
