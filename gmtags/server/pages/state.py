@@ -43,11 +43,13 @@ from gmtags.server.pages.state_timeline import START, iso_time
 
 STATIC_DIR = Path(str(resources.files("gmtags.server").joinpath("static")))
 """The wheel's static files, served under `/gmtags/static/`."""
-KEEPALIVE = 5.0
-"""Seconds between the keep-alive comments of an events stream with nothing to say."""
-STREAM_SECONDS = 15.0
+KEEPALIVE = 2.0
+"""Seconds between the keep-alive comments of an events stream with nothing to say (a client
+that went away is noticed by the next one at the latest)."""
+STREAM_SECONDS = 5.0
 """How long one events stream lasts: the browser's EventSource connects again at once
-(`retry`), and a server shutting down waits for open responses no longer than this."""
+(`retry`) and the page reads the chat again on connecting, so nothing is missed; uvicorn,
+shutting down, waits for open responses, and so never more than this for a page left open."""
 RETRY_MS = 500
 
 
