@@ -1,0 +1,91 @@
+"""gmtags/server/pages/state_sheet.py: the state drawn for a person (bars, boxes, clocks)."""
+
+from __future__ import annotations
+
+import json
+import re
+
+from gmtags.ruleset.load import load_ruleset
+from gmtags.server.pages.state_sheet import bar, clock_svg, state_html, wound_boxes
+from gmtags.sheet import wounds
+from gmtags.state.snapshot import Clock, Snapshot
+from tests.conftest import ROOT
+
+KINDS = (wounds.WoundKind("strain", "S", 0), wounds.WoundKind("break", "B", 1))
+
+
+class TestBar:
+    def test_value_of_max(self) -> None:
+        """A bar is a meter with its bounds and value, and says value/max."""
+        html = bar("pool", "Lamp oil", 3, 0, 4)
+        assert 'role="meter"' in html and 'aria-valuenow="3"' in html
+        assert 'aria-valuemax="4"' in html and '<span class="bar-value">3/4</span>' in html
+        assert "width: 75.0%" in html
+
+    def test_fill_is_held_to_the_bounds(self) -> None:
+        """A bar never draws past its ends, nor divides by an empty range."""
+        assert "width: 100.0%" in bar("track", "T", 9, 0, 4)
+        assert "width: 0.0%" in bar("track", "T", 2, 2, 2)
+
+
+class TestWoundBoxes:
+    def test_numbered_boxes_hold_their_marks(self) -> None:
+        """An indexed track shows Box 1…N, each mark in the box it landed in."""
+        track = wounds.WoundTrack("strain", "Strain", KINDS, boxes=5, fill="indexed")
+        html = wound_boxes(track, wounds.WoundState(("", "break", "", "strain")))
+        boxes = re.findall(r'<li class="box( marked" data-kind="\w+)?"', html)
+        assert len(boxes) == 5
+        assert [bool(b) for b in boxes] == [False, True, False, True, False]
+        assert 'aria-label="Box 2: B (break)"' in html and "2/5 marked" in html
+
+    def test_overflow_and_penalty_are_said(self) -> None:
+        """Marks past a full track and the penalty in force are written beside the boxes."""
+        levels = (wounds.WoundLevel("Fine", 0), wounds.WoundLevel("Hurt", -2))
+        track = wounds.WoundTrack("harm", "Harm", KINDS, levels=levels)
+        state = wounds.WoundState(("break", "strain"), overflow=2)
+        html = wound_boxes(track, state)
+        assert "+2 over" in html and f"{wounds.penalty(track, state)} to checks" in html
+        assert "Kinds, lightest first: S = strain, B = break" in html
+
+
+class TestClock:
+    def test_segments_are_its_size_and_filled_its_fill(self) -> None:
+        """A clock of 8 with 3 filled has 8 segments, 3 shaded, and says so."""
+        html = clock_svg(Clock(name="Dawn", size=8, filled=3))
+        assert html.count('class="segment ') == 8 and html.count('"segment filled"') == 3
+        assert 'aria-label="Dawn: 3 of 8 filled"' in html
+
+    def test_a_full_clock_says_it_is_full(self) -> None:
+        """Every segment of a full clock is shaded."""
+        html = clock_svg(Clock(name="Dawn", size=4, filled=4))
+        assert html.count('"segment filled"') == 4 and "(full)" in html
+
+
+class TestStateHtml:
+    def test_states_conditions_and_wounds_of_a_character(self) -> None:
+        """A character's live states, conditions and wound marks are all drawn."""
+        path = ROOT / "fixtures" / "rulesets" / "sheets" / "ashfall.json"
+        ruleset = load_ruleset(json.loads(path.read_text(encoding="utf-8")))
+        snapshot = Snapshot.model_validate(
+            {
+                "gameCharacterCards": {"Rook": {}},
+                "rulesetLive": {
+                    "rook": {
+                        "states": {"form": "war"},
+                        "conditions": ["frenzied"],
+                        "marks": {"health": ["lethal", "bashing"]},
+                    }
+                },
+            }
+        )
+        html = state_html(ruleset, snapshot)
+        assert "<dt>Form</dt><dd>War form</dd>" in html
+        assert '<li class="chip">Frenzied</li>' in html
+        assert html.count('class="box marked"') == 2
+        assert 'data-kind="lethal"' in html and 'data-pool="Willpower"' in html
+
+    def test_no_characters(self) -> None:
+        """An empty snapshot says there is nobody yet."""
+        path = ROOT / "fixtures" / "rulesets" / "sheets" / "ashfall.json"
+        ruleset = load_ruleset(json.loads(path.read_text(encoding="utf-8")))
+        assert "No characters yet." in state_html(ruleset, Snapshot())
