@@ -38,7 +38,7 @@
   const undo = [];
   const redo = [];
   let timer = null;
-  let sequence = 0;
+  let version = 0; // raised by every change: an answer to an older one is not taken
   let building = null;
 
   // -- small helpers -----------------------------------------------------------
@@ -194,6 +194,7 @@
   }
 
   function schedule(wait) {
+    version += 1;
     clearTimeout(timer);
     busy(true);
     building = new Promise((done) => {
@@ -202,7 +203,7 @@
   }
 
   async function runBuild() {
-    const mine = ++sequence;
+    const mine = version;
     const body = { answers, card, party: data.party };
     if (data.chat) body.chat = data.chat;
     let reply;
@@ -214,13 +215,13 @@
       });
       out = await reply.json();
     } catch (error) {
-      if (mine === sequence) {
+      if (mine === version) {
         busy(false);
         setStatus("gb-error", "The build did not answer: " + error);
       }
       return;
     }
-    if (mine !== sequence) return; // a later change is on its way
+    if (mine !== version) return; // a later change is on its way: its build answers
     busy(false);
     if (!reply.ok) {
       setStatus("gb-error", problemText(out));
@@ -661,8 +662,9 @@
       setStatus("gb-saved", "Saved the party sheet (revision " + revision + ").");
       $("gb-revision").textContent = "Opened on revision " + revision;
     } else {
-      setStatus("gb-saved", "Saved " + body.name + " into chat " + data.chat + ".");
+      setStatus("gb-saved", "Saved " + body.name + " into chat " + data.chat + ". ");
     }
+    if (data.urls.chat) $("gb-status").append(el("a", { href: data.urls.chat }, "See the chat"));
   }
 
   function sheetSummary(sheetCard) {
