@@ -15,7 +15,7 @@ from typing import Any
 
 import httpx
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Page, Route, expect
 
 from tests.browser.conftest import SHOTS
 
@@ -163,6 +163,23 @@ class TestStatePage:
         section = page.locator('section.character[data-character="Ada of the Ford"]')
         expect(section).to_be_visible(timeout=LIVE_SECONDS * 1000)
         expect(section.locator(".gm-block")).to_contain_text("Nerve 2, Hands 3")
+        assert not_reloaded(page)
+
+    def test_a_reply_made_while_the_page_loads(self, page: Page, played: tuple[str, str]) -> None:
+        """A reply made after the page was rendered but before its script followed the chat
+        still appears: the first reading is compared with what the page shows."""
+        demo, first = played
+
+        def reply_then_script(route: Route) -> None:
+            complete(demo, [*HISTORY, gm(first), user("Meanwhile.")])
+            route.continue_()
+
+        page.route("**/state/state.js", reply_then_script)
+        open_chat(page, demo)
+        newest = chat_json(demo)["nodes"][-1]
+        expect(page.locator(f'a.node-link[data-node="{newest["id"]}"]')).to_be_visible(
+            timeout=LIVE_SECONDS * 1000
+        )
         assert not_reloaded(page)
 
     def test_polling_when_there_are_no_events(self, page: Page, demo: str) -> None:

@@ -111,6 +111,31 @@
     return null;
   }
 
+  // The replies and the current one, as the chat's JSON has them and as the page shows them.
+  function shape(chat) {
+    var ids = chat.nodes.map(function (node) {
+      return String(node.id);
+    });
+    var current = chat.nodes.filter(function (node) {
+      return node.current;
+    });
+    return ids.sort().join(",") + "|" + (current.length ? String(current[0].id) : "start");
+  }
+
+  function shown() {
+    var ids = [];
+    var current = "start";
+    document.querySelectorAll("#timeline-body a.node-link").forEach(function (link) {
+      if (link.dataset.node !== "start") {
+        ids.push(link.dataset.node);
+      }
+      if (link.querySelector(".badge")) {
+        current = link.dataset.node;
+      }
+    });
+    return ids.sort().join(",") + "|" + current;
+  }
+
   // Read the chat's JSON; when it differs from the last reading, load the page again.
   function check() {
     if (checking) {
@@ -126,7 +151,10 @@
         if (text === null) {
           return null;
         }
-        var changed = signature !== null && text !== signature;
+        // Changed since the last reading; on the first, when the replies are not the ones
+        // the page was rendered with (one made in between).
+        var changed =
+          signature !== null ? text !== signature : shape(JSON.parse(text)) !== shown();
         signature = text;
         return changed ? load(window.location.href, true) : null;
       })
