@@ -183,6 +183,16 @@ class TestCharacter:
         page.get_by_label("Intelligence", exact=True).select_option("15")
         expect(page.locator("#gb-body")).to_contain_text("Left to assign: 14, 13, 12, 10, 8")
         expect(page.locator('[data-total="int"]')).to_have_text("15")
+        page.get_by_label("Roll a set", exact=True).check()
+        expect(page.locator("#gb-body")).to_contain_text("Rolled: ")
+        options = page.get_by_label("Strength", exact=True).locator("option")
+        expect(options.nth(1)).to_be_attached()
+        rolled = options.nth(1).get_attribute("value")
+        assert rolled is not None
+        page.get_by_label("Strength", exact=True).select_option(rolled)
+        expect(page.locator('[data-base="str"]')).to_have_text(rolled)
+        page.get_by_label("Point buy", exact=True).check()
+        expect(page.locator('[data-points="scores"]')).to_have_text("27")
 
         open_step(page, "level")
         page.get_by_label("Level", exact=True).fill("3")
