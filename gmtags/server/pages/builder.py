@@ -33,7 +33,7 @@ Decisions where SPEC §11 is silent:
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from pydantic import ValidationError
@@ -191,8 +191,10 @@ def routes(config: ServerConfig, book: ChatBook) -> list[BaseRoute]:
             chat = chat_of(data, required=True)
             assert chat is not None
             change = _change(data)
-            book.store.ensure_chat(chat, book.start)
             try:
+                if book.current(chat) is None:
+                    change(book.start)  # a refused save never makes the chat known
+                    book.store.ensure_chat(chat, book.start)
                 saved = book.store.edit_current(chat, change)
             except StaleRevision as stale:
                 latest = stale.latest.to_json_dict()
@@ -213,7 +215,7 @@ def routes(config: ServerConfig, book: ChatBook) -> list[BaseRoute]:
     ]
 
 
-def _change(data: Mapping[str, Any]) -> Any:
+def _change(data: Mapping[str, Any]) -> Callable[[Snapshot], Snapshot]:
     """What a save body asks to write, as a change of the chat's current snapshot."""
     if data.get("party") is True:
         sheet = checked_card(data.get("sheet"), "sheet", party=True)

@@ -167,6 +167,9 @@ class TestSave:
         reply = five_e.post(SAVE, json={"chat": "c2", "name": "A", "card": {"abilities": 3}})
         assert reply.status_code == 400
         assert reply.json()["problems"][0]["path"].startswith("card.abilities")
+        reply = five_e.post(SAVE, json={"chat": "c2", "name": "!!!", "card": {}})
+        assert reply.status_code == 400
+        assert reply.json()["problems"][0]["path"] == "name"
         assert five_e.get("/gmtags/chats/c2/state").status_code == 404
 
     def test_a_party_save_raises_the_revision(self, crew: TestClient) -> None:
