@@ -7,7 +7,7 @@ STAMP  := $(VENV)/.installed
 # pins an old lark-parser, so it is installed there with --no-deps.
 BENCH  := .venv-bench
 
-.PHONY: demo test lint bench clean chromium
+.PHONY: demo test lint bench clean chromium screenshots
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -29,6 +29,10 @@ chromium:
 
 test: lint chromium
 	$(BIN)/pytest
+
+# The README's screenshots of the pages (docs/*.png), taken by the browser tests.
+screenshots: $(STAMP) chromium
+	GMTAGS_SHOTS=$(CURDIR)/docs $(BIN)/pytest -q tests/browser
 
 $(BENCH)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(BENCH)

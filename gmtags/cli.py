@@ -30,7 +30,7 @@ from gmtags.prompt import gm_instructions
 from gmtags.prompt.reminder import character_block
 from gmtags.ruleset.load import load_ruleset
 from gmtags.ruleset.schema import ruleset_schema_json
-from gmtags.server.cli import serve_command
+from gmtags.server.cli import serve_command, token_for
 from gmtags.server.demo import serve_demo
 from gmtags.state.snapshot import Snapshot, load_snapshot
 from gmtags.stream.cli import stream_command
@@ -176,12 +176,20 @@ def _demo_report(result: ProcessResult, before: Snapshot) -> str:
     "ruleset_path",
     help="With --serve: serve this ruleset instead of the bundled one (its chats start empty).",
 )
-def demo_command(seed: int, serve: bool, host: str, port: int, ruleset_path: str | None) -> None:
+@click.option(
+    "--token",
+    envvar="GMTAGS_TOKEN",
+    help="With --serve: required by every route (needed to listen beyond loopback).",
+)
+def demo_command(
+    seed: int, serve: bool, host: str, port: int, ruleset_path: str | None, token: str | None
+) -> None:
     """Process the bundled example reply and show it as a player sees it (or --serve it)."""
     if ruleset_path is not None and not serve:
         raise click.UsageError("--ruleset goes with --serve")
     if serve:
-        serve_demo(host, port, _ruleset(ruleset_path) if ruleset_path else None)
+        token_for(host, token)
+        serve_demo(host, port, _ruleset(ruleset_path) if ruleset_path else None, token)
         return
     ruleset = load_ruleset(json.loads(demo_file("ruleset.json").read_text(encoding="utf-8")))
     state: Any = json.loads(demo_file("state.json").read_text(encoding="utf-8"))

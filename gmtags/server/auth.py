@@ -12,7 +12,8 @@ untouched." So:
   right token sets the `gmtags_token` cookie (HttpOnly, SameSite=Strict,
   Path=/gmtags) and sends the browser back to the page it came from (a path
   on this server only); a wrong one is the form again, with 401.
-- `/healthz` stays open (a process supervisor's liveness check reads no game).
+- `/healthz` stays open (a process supervisor's liveness check reads no game), and so
+  do the pages' shipped styles and scripts under `/gmtags/static/`.
 - The token is compared in constant time, never logged, never echoed, and
   `X-Gmtags-Token` is never sent upstream (only `Authorization` is forwarded,
   `gmtags.server.upstream`). The pages never see the upstream's key: the
@@ -62,6 +63,10 @@ def _same(given: str | None, token: str) -> bool:
 
 
 def _guarded(path: str) -> bool:
+    """Every `/gmtags/` route and the proxy; not the pages' shipped styles and scripts
+    (`/gmtags/static/`, the same for everyone, no game in them), so the form is styled."""
+    if path.startswith("/gmtags/static/"):
+        return False
     return path == "/gmtags" or path.startswith(("/gmtags/", "/v1/")) or path == "/v1"
 
 
@@ -86,13 +91,14 @@ def login_form(back: str, wrong: bool) -> HTMLResponse:
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>gmtags: token needed</title>
 <link rel="stylesheet" href="/gmtags/static/base.css"></head>
-<body><main class="login"><h1>gmtags</h1>
+<body><header class="site"><span class="brand">gmtags</span></header>
+<main id="main"><h1>Token needed</h1>
 <p>This server asks for its token once; your browser keeps it for these pages.</p>{note}
-<form method="post" action="{LOGIN}">
+<form class="card" method="post" action="{LOGIN}">
 <input type="hidden" name="next" value="{html.escape(back, quote=True)}">
-<label for="token">Token</label>
+<p><label for="token">Token</label>
 <input id="token" name="token" type="password" autocomplete="current-password" required autofocus>
-<button type="submit">Open</button></form></main></body></html>"""
+<button type="submit">Open</button></p></form></main></body></html>"""
     return HTMLResponse(body, status_code=401)
 
 

@@ -19,6 +19,16 @@ from gmtags.server.config import ServerConfig
 DEFAULT_DB = "gmtags-history.sqlite3"
 
 
+def token_for(host: str, token: str | None) -> None:
+    """`--token`: never blank, and given whenever `host` lets other machines in (SPEC §11)."""
+    if token is not None and not token.strip():
+        raise click.BadParameter("must not be blank", param_hint="--token")
+    if token is None and needs_token(host):
+        raise click.UsageError(
+            f"--host {host} lets other machines in: start it with --token T (or GMTAGS_TOKEN)"
+        )
+
+
 @click.command("serve")
 @click.option("--ruleset", "ruleset_path", required=True, help="The ruleset JSON file.")
 @click.option("--upstream", required=True, help="The model server's base URL including /v1.")
@@ -59,12 +69,7 @@ def serve_command(
     token: str | None,
 ) -> None:
     """Serve /v1/chat/completions with the GM instructions added and the replies ruled."""
-    if token is not None and not token.strip():
-        raise click.BadParameter("must not be blank", param_hint="--token")
-    if token is None and needs_token(host):
-        raise click.UsageError(
-            f"--host {host} lets other machines in: start it with --token T (or GMTAGS_TOKEN)"
-        )
+    token_for(host, token)
     if not upstream.startswith(("http://", "https://")):
         raise click.BadParameter("must be an http:// or https:// URL", param_hint="--upstream")
     ruleset = read_ruleset(ruleset_path, rulesets)

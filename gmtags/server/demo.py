@@ -25,24 +25,28 @@ from gmtags.server.demo_upstream import MODEL, ScriptedUpstream
 from gmtags.state.snapshot import load_snapshot
 
 
-def demo_config(upstream: str, ruleset: Ruleset | None = None) -> ServerConfig:
+def demo_config(
+    upstream: str, ruleset: Ruleset | None = None, token: str | None = None
+) -> ServerConfig:
     """The proxy settings of the demo: the bundled ruleset and state, history in memory;
-    another `ruleset` starts its chats empty (module doc)."""
+    another `ruleset` starts its chats empty (module doc); `token` as `gmtags serve`'s."""
     if ruleset is not None:
-        return ServerConfig(ruleset=ruleset, upstream=upstream, db=":memory:")
+        return ServerConfig(ruleset=ruleset, upstream=upstream, db=":memory:", token=token)
     ruleset = load_ruleset(json.loads(demo_file("ruleset.json").read_text(encoding="utf-8")))
     start = load_snapshot(json.loads(demo_file("state.json").read_text(encoding="utf-8")))
-    return ServerConfig(ruleset=ruleset, upstream=upstream, db=":memory:", start=start)
+    return ServerConfig(ruleset=ruleset, upstream=upstream, db=":memory:", start=start, token=token)
 
 
-def serve_demo(host: str, port: int, ruleset: Ruleset | None = None) -> None:
+def serve_demo(
+    host: str, port: int, ruleset: Ruleset | None = None, token: str | None = None
+) -> None:
     """Serve the proxy on `host`:`port` against the scripted upstream on a free loopback port
     (with `ruleset` instead of the bundled one: module doc).
 
     Runs until interrupted (Ctrl-C); the upstream stops with it.
     """
     with BackgroundServer(ScriptedUpstream().app) as upstream:
-        app = create_app(demo_config(f"{upstream.url}/v1", ruleset))
+        app = create_app(demo_config(f"{upstream.url}/v1", ruleset, token))
         click.echo(f"gmtags demo: scripted upstream on {upstream.url}/v1 (model {MODEL!r})")
         click.echo(f"gmtags demo: point your chat UI at http://{host}:{port}/v1 (any API key)")
         uvicorn.run(app, host=host, port=port, log_level="warning")

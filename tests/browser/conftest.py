@@ -13,6 +13,7 @@ import os
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -33,8 +34,9 @@ FLAGS = [
 ]
 GMTAGS = Path(sys.executable).parent / "gmtags"
 """The `gmtags` command of the environment the tests run in."""
-SHOTS = Path(__file__).resolve().parents[2] / "docs"
-"""Where screenshots the README shows are written (`docs/`)."""
+SHOTS = Path(os.environ.get("GMTAGS_SHOTS") or Path(tempfile.gettempdir()) / "gmtags-shots")
+"""Where the pages' screenshots are written: a temporary folder, or `GMTAGS_SHOTS`
+(`make screenshots` sets it to `docs/`, where the README shows them)."""
 
 
 @pytest.fixture(scope="module")

@@ -55,8 +55,10 @@ class TestTheProxy:
         assert guarded.upstream.authorizations == [f"Bearer {KEY}"]
         assert all(TOKEN not in str(body) for body in guarded.upstream.requests)
 
-    def test_healthz_stays_open(self, guarded: Proxy) -> None:
+    def test_healthz_and_the_shipped_styles_stay_open(self, guarded: Proxy) -> None:
+        """A supervisor's liveness check, and the styles the token form itself uses."""
         assert httpx.get(f"{guarded.server.url}/healthz").text == "ok"
+        assert httpx.get(f"{guarded.server.url}/gmtags/static/base.css").status_code == 200
 
 
 class TestThePages:
@@ -127,3 +129,10 @@ class TestServeCommand:
     )
     def test_which_hosts_need_one(self, host: str, needed: bool) -> None:
         assert needs_token(host) is needed
+
+
+def test_the_demo_server_beyond_loopback_needs_a_token_too() -> None:
+    from gmtags.cli import main
+
+    ran = invoke(main, "demo", "--serve", "--host", "0.0.0.0")
+    assert ran.returncode == 2 and "--token" in ran.stderr
