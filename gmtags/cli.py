@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import json
 import logging
-from pathlib import Path
 from typing import Any
 
 import click
@@ -18,7 +17,7 @@ from gmtags.builder.build import build_character
 from gmtags.builder.cli import character
 from gmtags.checks.roll_cli import roll_command
 from gmtags.cli_common import fail as _fail
-from gmtags.cli_common import layers_option, rulesets_option, with_layers
+from gmtags.cli_common import layers_option, rulesets_option, with_layers, write_out
 from gmtags.cli_common import read_ruleset as _ruleset
 from gmtags.cli_common import read_snapshot as _snapshot
 from gmtags.cli_common import read_text as _read_text
@@ -115,14 +114,7 @@ def validate_command(ruleset_path: str, rulesets: tuple[str, ...]) -> None:
 @click.option("--out", "out_path", help="Write the schema to this file instead of stdout.")
 def schema_command(out_path: str | None) -> None:
     """Print the JSON Schema of the ruleset file, for an editor to check it as it is typed."""
-    text = ruleset_schema_json()
-    if out_path is None:
-        click.echo(text, nl=False)
-        return
-    try:
-        Path(out_path).write_text(text, encoding="utf-8")
-    except OSError as error:
-        _fail(f"cannot write schema file {out_path}: {error.strerror}")
+    write_out(out_path, ruleset_schema_json(), "schema")
 
 
 def _demo_report(result: ProcessResult, before: Snapshot) -> str:

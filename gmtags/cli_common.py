@@ -53,6 +53,18 @@ def read_ruleset(path: str, rulesets: Sequence[str] = ()) -> Ruleset:
     return guard("ruleset", path, lambda: load_ruleset(path, library=rulesets))
 
 
+def write_out(path: str | None, text: str, what: str) -> None:
+    """`text` to the file `path` (stdout without one); a file that cannot be written exits 1
+    naming it (`what`: "card", "schema", …)."""
+    if path is None:
+        click.echo(text, nl=False)
+        return
+    try:
+        Path(path).write_text(text, encoding="utf-8")
+    except OSError as error:
+        fail(f"cannot write {what} file {path}: {error.strerror}")
+
+
 def read_snapshot(path: str | None) -> Snapshot:
     """`--state`: the empty snapshot without one; a hostile file exits 1 naming the place."""
     if path is None:

@@ -37,7 +37,14 @@ from pydantic import ValidationError
 from gmtags.builder.answers import load_answers, read_answers
 from gmtags.builder.build import BuildResult, build_character
 from gmtags.builder.wizard import Wizard
-from gmtags.cli_common import fail, guard, read_ruleset, read_snapshot, rulesets_option
+from gmtags.cli_common import (
+    fail,
+    guard,
+    read_ruleset,
+    read_snapshot,
+    rulesets_option,
+    write_out,
+)
 from gmtags.errors import AnswersError, Problem, RulesetError, SnapshotError, json_path
 from gmtags.jsonfile import JsonTextError, dumps, loads
 from gmtags.prompt.reminder import character_block
@@ -156,9 +163,9 @@ def build_command(
     members = _members(state) if party else None
     result = _build(ruleset, answers, card, party, members)
     saved = _save(state, result.card, name, revision) if state and state_out else None
-    _write(out_path, dumps(result.card, indent=2) + "\n", "card")
+    write_out(out_path, dumps(result.card, indent=2) + "\n", "card")
     if saved is not None:
-        _write(state_out, saved.to_json(indent=2) + "\n", "state")
+        write_out(state_out, saved.to_json(indent=2) + "\n", "state")
     for line in _badges(result):
         click.echo(line, err=True)
     for problem in result.problems:
@@ -201,17 +208,6 @@ def _save(
     except SnapshotError as error:
         lines = [f"  {problem}" for problem in error.problems]
         fail("\n".join(["cannot save into the state:", *lines]))
-
-
-def _write(path: str | None, text: str, what: str) -> None:
-    """`text` to `path` (stdout without one); a file that cannot be written exits 1."""
-    if path is None:
-        click.echo(text, nl=False)
-        return
-    try:
-        Path(path).write_text(text, encoding="utf-8")
-    except OSError as error:
-        fail(f"cannot write {what} file {path}: {error.strerror}")
 
 
 @character.command("show")
