@@ -78,7 +78,10 @@ def resolve(answers: Answers, card: Mapping[str, Any] | None, blank: Callable[[]
     if answers.described is not None:
         return answers
     saved = _record_answers(card)
-    described = saved.get("described") is True if saved is not None else not_blank(card, blank())
+    if saved is not None:
+        described = saved.get("described") is True
+    else:  # the blank build is made only for a card with values to compare
+        described = bool(_values(card or {})) and not_blank(card, blank())
     return answers.model_copy(update={"described": True}) if described else answers
 
 
