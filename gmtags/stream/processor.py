@@ -12,6 +12,10 @@ as `find_spans` decides it on the whole response:
   reached, or the response is closed: no scan pattern reads across a line
   break or past the tag length, so the prefix then gives the whole answer.
 
+A chunk with no `[` that arrives while nothing is held (receipts or cards)
+goes straight out as it came, and the window keeps none of it: no later tag
+can start before its end (issue 16: most chunks of a reply are narration).
+
 Decided tags go, one at a time and in order, through `gmtags.process.step`
 with the response's one seeded `random.Random`, so the result is byte-identical
 to `process()` on the whole text for any way of cutting it into chunks, and
@@ -27,7 +31,7 @@ from gmtags.process import ProcessResult, new_context, new_seed, result_of, step
 from gmtags.ruleset.layers import effective_ruleset
 from gmtags.ruleset.model import Ruleset
 from gmtags.state.snapshot import Snapshot
-from gmtags.stream.views import VIEWS, View
+from gmtags.stream.views import VIEWS, ReplaceView, View
 from gmtags.stream.window import Window
 from gmtags.tags.render import Placed
 from gmtags.tags.scan import HEAD, Span, span_at
@@ -95,7 +99,22 @@ class StreamProcessor:
         if not chunk:
             return ""
         self._chunks.append(chunk)
-        self._window.append(chunk)
+        window = self._window
+        view = self._view
+        if (
+            isinstance(view, ReplaceView)
+            and "[" not in chunk
+            and self._head is None
+            and window.end == self._seen == view.needed
+        ):
+            # Nothing is held and no tag can start in this chunk: it goes out as it came,
+            # and the window keeps nothing of it (the next tag starts after it).
+            window.base += len(window.text) + len(chunk)
+            window.text = ""
+            self._seen = window.end
+            view.shown_to(window.end)
+            return chunk
+        window.append(chunk)
         return self._advance(final=False)
 
     def close(self) -> str:

@@ -55,6 +55,10 @@ class ReplaceView:
         self._shown = frontier
         return text
 
+    def shown_to(self, position: int) -> None:
+        """Everything before `position` went out as it came (the filter's fast path)."""
+        self._shown = position
+
 
 def receipts_view() -> ReplaceView:
     """Receipt mode: `process(text).text`."""

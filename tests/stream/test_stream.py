@@ -223,6 +223,20 @@ class TestHoldingBack:
         assert processor.feed("cl") == ""
         assert processor.held == 3
 
+    @pytest.mark.parametrize("mode", [{}, {"cards": True}])
+    def test_narration_without_a_bracket_passes_straight_through(
+        self, mode: dict[str, bool]
+    ) -> None:
+        """Issue 16: a chunk with no `[` while nothing is held goes out as it came, before and
+        after a tag, and the response is still the one `process()` gives."""
+        processor = self.feeder(**mode)
+        chunks = ["The gate ", "creaks. ", '[clock: name="Dusk" size="4"]', " Rain", " falls."]
+        shown = [processor.feed(chunk) for chunk in chunks]
+        assert shown[:2] == chunks[:2] and shown[3:] == chunks[3:]
+        assert processor.held == 0
+        whole = process("".join(chunks), torches(), start(), seed=1)
+        assert "".join(shown) + processor.close() == (whole.cards if mode else whole.text)
+
     def test_bracket_then_newline_is_released(self) -> None:
         """A `[` that meets a line break cannot be a tag and is released as narration."""
         processor = self.feeder()
