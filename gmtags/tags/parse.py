@@ -1,14 +1,15 @@
 """Parse one tag span with the Lark grammar (SPEC §2).
 
-Lark lives here and nowhere else. The parser is built once and cached; Lark's
-exceptions are turned into a malformed `ParsedTag` at this one place, so bad
-model output is a value, never an exception.
+Lark lives here and nowhere else. The parser is built once and cached, and so
+is the parse of the last tag texts seen; Lark's exceptions are turned into a
+malformed `ParsedTag` at this one place, so bad model output is a value, never
+an exception.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, lru_cache
 from importlib import resources
 from pathlib import Path
 
@@ -108,6 +109,23 @@ def _readable_attrs(body: str) -> list[Attr]:
     return attrs
 
 
+PARSE_CACHE = 1024
+"""Tag texts whose parse is kept (a tag is at most 4,096 characters: at most ~4 MB)."""
+
+
+@lru_cache(maxsize=PARSE_CACHE)
+def _parsed(raw: str) -> tuple[Attr, ...] | None:
+    """The attributes of a whole tag as the grammar reads them, None when it does not parse.
+
+    Issue 16: kept by the tag's text, so a tag written again (the same check in the next
+    reply, a swipe, a transcript reprocessed) is not parsed again; `Attr` is frozen.
+    """
+    try:
+        return tuple(parser().parse(raw))  # type: ignore[arg-type]
+    except LarkError:
+        return None
+
+
 def parse_span(text: str, span: Span, engine_attrs: frozenset[str]) -> ParsedTag:
     """Parse `text[span.start:span.end]`; what the engine writes is discarded, not trusted.
 
@@ -118,11 +136,11 @@ def parse_span(text: str, span: Span, engine_attrs: frozenset[str]) -> ParsedTag
     malformed = not span.complete
     attrs: list[Attr] = []
     if span.complete:
-        tag_parser = parser()
-        try:
-            attrs = tag_parser.parse(raw)  # type: ignore[assignment]
-        except LarkError:
+        parsed = _parsed(raw)
+        if parsed is None:
             malformed = True
+        else:
+            attrs = list(parsed)
     if malformed:
         colon = raw.find(":")
         body = raw[colon + 1 :]

@@ -74,3 +74,26 @@ class TestSurrogates:
         ruleset = load_ruleset(FIXTURES / "rulesets" / "clocks-default.json")
         result = process('a \ud83d [clock: name="A\ud83d" size="4"] b', ruleset, seed=1)
         assert result.text == 'a \ud83d [clock: name="A\ufffd" size="4" result="ok" now="0/4"] b'
+
+
+class TestParseCache:
+    """Issue 16: the parse of a tag text is kept; what depends on more than the text is not."""
+
+    def test_a_tag_written_again_reads_the_same(self) -> None:
+        text = '[skill_check: skill="Stealth" dc="15" result="ok"]'
+        first, again = parse(text, "skill_check"), parse(text, "skill_check")
+        assert first == again and first.discarded == ("result",)
+
+    def test_the_engine_attributes_are_the_callers(self) -> None:
+        """One text, two tag kinds' engine attributes: each discards its own."""
+        text = '[clock: name="A" total="3"]'
+        (span,) = list(find_spans(text, Limits()))
+        as_clock = parse_span(text, span, ENGINE_ATTRS["clock"])
+        as_check = parse_span(text, span, ENGINE_ATTRS["skill_check"])
+        assert as_clock.has("total") != as_check.has("total")
+
+    def test_a_malformed_tag_stays_malformed(self) -> None:
+        text = '[clock: name="A" name="B"]'
+        assert parse(text).malformed and parse(text).malformed
+        broken = '[clock: name="A" tick=]'
+        assert parse(broken).malformed and parse(broken).get("name") == "A"
