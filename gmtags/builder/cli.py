@@ -32,7 +32,6 @@ from pathlib import Path
 from typing import Any
 
 import click
-from pydantic import ValidationError
 
 from gmtags.builder.answers import load_answers, read_answers
 from gmtags.builder.build import BuildResult, build_character
@@ -45,13 +44,13 @@ from gmtags.cli_common import (
     rulesets_option,
     write_out,
 )
-from gmtags.errors import AnswersError, Problem, RulesetError, SnapshotError, json_path
+from gmtags.errors import AnswersError, Problem, RulesetError, SnapshotError
 from gmtags.jsonfile import JsonTextError, dumps, loads
 from gmtags.prompt.reminder import character_block
 from gmtags.ruleset.model import Ruleset
-from gmtags.state.names import normalize_name
+from gmtags.state.characters import Character, find_character
 from gmtags.state.saves import StaleRevision, save_card, save_party_sheet
-from gmtags.state.snapshot import CharacterCard, PartySheet, Snapshot
+from gmtags.state.snapshot import Snapshot, card_problems
 
 
 @click.group("character")
@@ -62,22 +61,18 @@ def character() -> None:
 def _read_card(path: str, party: bool = False) -> dict[str, Any]:
     """`--card`: strict JSON holding one card (SPEC §4), or a party sheet with `party`; exits
     1 naming the place."""
-    shape: type[CharacterCard] | type[PartySheet] = PartySheet if party else CharacterCard
 
     def load() -> dict[str, Any]:
         try:
             data = loads(Path(path).read_text(encoding="utf-8"))
         except JsonTextError as error:
             raise SnapshotError([Problem("(file)", str(error))]) from None
-        if not isinstance(data, dict):
-            raise SnapshotError([Problem("(root)", "a card is a JSON object")])
-        try:
-            shape.model_validate(data)
-        except ValidationError as error:
+        problems = card_problems(data, "(root)", party)
+        if problems:
             raise SnapshotError(
-                Problem(json_path(item["loc"]), item["msg"]) for item in error.errors()
-            ) from None
-        return data
+                Problem(p.path.removeprefix("(root).") or "(root)", p.message) for p in problems
+            )
+        return dict(data)
 
     return guard("party sheet" if party else "card", path, load)
 
@@ -178,15 +173,13 @@ def _card_in(state: Snapshot | None, party: bool, name: str | None) -> dict[str,
     """The card the state holds for `--name` (or its party sheet with `--party`)."""
     if state is None:
         return None
-    data = state.to_json_dict()
     if party:
-        sheet = data.get("gamePartySheet")
+        sheet = state.to_json_dict().get("gamePartySheet")
         return dict(sheet) if isinstance(sheet, dict) else None
-    if name is None:
+    found = find_character(state, name) if name is not None else None
+    if not isinstance(found, Character):
         return None
-    key = normalize_name(name)
-    cards = data.get("gameCharacterCards") or {}
-    return next((dict(c) for have, c in cards.items() if normalize_name(have) == key), None)
+    return dict(state.to_json_dict()["gameCharacterCards"][found.name])
 
 
 def _members(state: Snapshot | None) -> dict[str, Any]:

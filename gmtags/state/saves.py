@@ -1,10 +1,11 @@
 """Saving a built card or party sheet into a game's snapshot (SPEC §10, §11).
 
-- `save_card`: the card goes into `gameCharacterCards[name]`. A card already
-  stored under a name that matches `name` (SPEC §4 normalised names) is the one
-  replaced, under its stored name, so saving "bram" over "Bram" never makes a
-  second Bram; a new name is added after the others (the first card stays the
-  player's character).
+- `save_card`: the card goes into `gameCharacterCards[name]`. The card `name`
+  finds as a tag's `who` does (`find_character`: SPEC §4 normalised names) is
+  the one replaced, under its stored name, so saving "bram" over "Bram" never
+  makes a second Bram; a name two cards share (neither the player's) is
+  refused, as a tag naming it is; a new name is added after the others (the
+  first card stays the player's character).
 - `save_party_sheet`: the party sheet goes into `gamePartySheet`, and
   `gamePartySheetRevision` rises by one. 002, "Creación compartida del grupo":
   "Cada guardado nombra la revisión sobre la que se abrió …: un guardado
@@ -27,6 +28,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from gmtags.errors import GmtagsError, Problem, SnapshotError, json_path
+from gmtags.state.characters import find_character
 from gmtags.state.names import normalize_name
 from gmtags.state.snapshot import Snapshot
 
@@ -58,13 +60,14 @@ def _validated(data: dict[str, Any], where: str, depth: int) -> Snapshot:
 
 def save_card(snapshot: Snapshot, name: str, card: Mapping[str, Any]) -> Snapshot:
     """`snapshot` with `card` as the character `name` (module doc)."""
-    key = normalize_name(name)
-    if not key or name.strip() != name:
+    if not normalize_name(name) or name.strip() != name:
         raise SnapshotError([Problem("name", f"{name!r} is not a character name")])
+    found = find_character(snapshot, name)
+    if found == "ambiguous-character":
+        raise SnapshotError([Problem("name", f"two characters are named {name!r}: rename one")])
     data = snapshot.to_json_dict()
     cards = dict(data.get("gameCharacterCards") or {})
-    stored = next((have for have in cards if normalize_name(have) == key), name)
-    cards[stored] = dict(card)
+    cards[name if isinstance(found, str) else found.name] = dict(card)
     data["gameCharacterCards"] = cards
     return _validated(data, "card", 2)
 

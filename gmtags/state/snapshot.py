@@ -257,6 +257,20 @@ class Snapshot(StateModel):
         return self.model_copy(update={"ruleset_clocks": tuple(clocks)})
 
 
+def card_problems(data: Any, where: str, party: bool = False) -> list[Problem]:
+    """What keeps `data` from being one card (a party sheet with `party`), each problem at
+    its path under `where` (`card.abilities.str`): what a command's `--card` and the pages'
+    bodies are held to, as a snapshot holds them."""
+    if not isinstance(data, dict):
+        return [Problem(where, "a card is a JSON object")]
+    shape: type[CharacterCard] | type[PartySheet] = PartySheet if party else CharacterCard
+    try:
+        shape.model_validate(data)
+    except ValidationError as error:
+        return [Problem(json_path((where, *e["loc"])), e["msg"]) for e in error.errors()]
+    return []
+
+
 def load_snapshot(source: str | os.PathLike[str] | dict[str, Any]) -> Snapshot:
     """Read a snapshot from a JSON file or object; `SnapshotError` names every bad path.
 

@@ -8,6 +8,7 @@ an exception.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cache, lru_cache
 from importlib import resources
@@ -134,13 +135,13 @@ def parse_span(text: str, span: Span, engine_attrs: frozenset[str]) -> ParsedTag
     """
     raw = mend_surrogates(text[span.start : span.end])
     malformed = not span.complete
-    attrs: list[Attr] = []
+    attrs: Sequence[Attr] = ()
     if span.complete:
         parsed = _parsed(raw)
         if parsed is None:
             malformed = True
         else:
-            attrs = list(parsed)
+            attrs = parsed
     if malformed:
         colon = raw.find(":")
         body = raw[colon + 1 :]

@@ -38,6 +38,13 @@ class TestSaveCard:
         with pytest.raises(SnapshotError, match="name"):
             save_card(STATE, name, {})
 
+    def test_a_name_two_cards_share_is_refused(self) -> None:
+        """As a tag's `who` naming it is: which of the two was meant cannot be told."""
+        two = Snapshot.model_validate({"gameCharacterCards": {"Ada": {}, "Bo": {}, "bo": {}}})
+        with pytest.raises(SnapshotError, match="two characters"):
+            save_card(two, "BO", {})
+        assert list(save_card(two, "ada", {}).game_character_cards) == ["Ada", "Bo", "bo"]
+
     def test_a_card_that_is_not_one_is_refused_at_its_place(self) -> None:
         with pytest.raises(SnapshotError) as raised:
             save_card(STATE, "Bram", {"abilities": {"str": "high"}})

@@ -36,14 +36,13 @@ import dataclasses
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from pydantic import ValidationError
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, Response
 from starlette.routing import BaseRoute, Route
 
 from gmtags.builder.build import BuildResult, build_character
-from gmtags.errors import AnswersError, Problem, RulesetError, SnapshotError, json_path
+from gmtags.errors import AnswersError, Problem, RulesetError, SnapshotError
 from gmtags.jsonfile import JsonTextError, loads
 from gmtags.ruleset.model import Ruleset
 from gmtags.server.chats import MAX_CHAT_ID, ChatBook
@@ -51,7 +50,7 @@ from gmtags.server.config import ServerConfig
 from gmtags.server.errors import json_response
 from gmtags.server.pages import builder_page
 from gmtags.state.saves import StaleRevision, save_card, save_party_sheet
-from gmtags.state.snapshot import CharacterCard, PartySheet, Snapshot
+from gmtags.state.snapshot import Snapshot, card_problems
 
 
 class BadRequest(Exception):
@@ -111,17 +110,10 @@ def checked_card(value: Any, where: str, party: bool) -> dict[str, Any] | None:
     """A card (or party sheet) from a body, validated as a snapshot holds it."""
     if value is None:
         return None
-    if not isinstance(value, dict):
-        raise BadRequest(400, f"{where} is a JSON object", [Problem(where, "not an object")])
-    shape: type[CharacterCard] | type[PartySheet] = PartySheet if party else CharacterCard
-    try:
-        shape.model_validate(value)
-    except ValidationError as error:
-        problems = [Problem(json_path((where, *e["loc"])), e["msg"]) for e in error.errors()]
-        raise BadRequest(
-            400, f"{where} is not a {'party sheet' if party else 'card'}", problems
-        ) from None
-    return value
+    problems = card_problems(value, where, party)
+    if problems:
+        raise BadRequest(400, f"{where} is not a {'party sheet' if party else 'card'}", problems)
+    return dict(value)
 
 
 def build(
