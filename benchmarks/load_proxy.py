@@ -118,23 +118,26 @@ def user_line(chat_id: str, turn: int) -> str:
     return f"{chat_id}, turn {turn}: Bram presses on toward the gate."
 
 
-async def one_reply(client: httpx.AsyncClient, url: str, chat: Chat) -> None:
-    """Stream one reply for `chat` and append it, or note why it failed."""
+async def one_reply(client: httpx.AsyncClient, url: str, chat: Chat) -> int:
+    """Stream one reply for `chat` and append it, or note why it failed; the number of SSE
+    events read."""
     body = {"model": MODEL, "stream": True, "messages": chat.messages}
     headers = {CHAT_HEADER: chat.chat_id, "Authorization": f"Bearer {API_KEY}"}
     started = time.perf_counter()
     first: float | None = None
     parts: list[str] = []
     done = False
+    events = 0
     try:
         async with client.stream("POST", url, json=body, headers=headers) as response:
             if response.status_code != 200:
                 text = (await response.aread()).decode("utf-8", "replace")
                 chat.errors.append(f"status {response.status_code}: {text[:200]}")
-                return
+                return events
             async for line in response.aiter_lines():
                 if not line.startswith("data:"):
                     continue
+                events += 1
                 data = line[5:].strip()
                 if data == "[DONE]":
                     done = True
@@ -142,7 +145,7 @@ async def one_reply(client: httpx.AsyncClient, url: str, chat: Chat) -> None:
                 chunk = json.loads(data)
                 if "error" in chunk:
                     chat.errors.append(f"error event: {chunk['error']}")
-                    return
+                    return events
                 for choice in chunk.get("choices") or ():
                     content = (choice.get("delta") or {}).get("content")
                     if content:
@@ -151,22 +154,22 @@ async def one_reply(client: httpx.AsyncClient, url: str, chat: Chat) -> None:
                         parts.append(content)
     except (httpx.HTTPError, ValueError) as error:
         chat.errors.append(f"{type(error).__name__}: {error}")
-        return
+        return events
     if not done or first is None:
         chat.errors.append("stream ended without [DONE]" if not done else "reply without content")
-        return
+        return events
     reply = "".join(parts)
     chat.first_bytes.append(first)
     chat.replies.append(reply)
     chat.messages.append({"role": "assistant", "content": reply})
     chat.messages.append({"role": "user", "content": user_line(chat.chat_id, len(chat.replies))})
+    return events
 
 
-async def run_chats(base: str, chats: int, seconds: float) -> Run:
-    """`chats` chats streaming replies from `base` (a `/v1` URL) one after another for `seconds`."""
-    url = f"{base}/chat/completions"
-    names = [f"load-{index}" for index in range(chats)]
-    book = [
+def new_chats(prefix: str, count: int) -> list[Chat]:
+    """`count` chats named `<prefix>-<i>`, each at its first user line."""
+    names = [f"{prefix}-{index}" for index in range(count)]
+    return [
         Chat(
             name,
             [
@@ -176,6 +179,12 @@ async def run_chats(base: str, chats: int, seconds: float) -> Run:
         )
         for name in names
     ]
+
+
+async def run_chats(base: str, chats: int, seconds: float) -> Run:
+    """`chats` chats streaming replies from `base` (a `/v1` URL) one after another for `seconds`."""
+    url = f"{base}/chat/completions"
+    book = new_chats("load", chats)
     limits = httpx.Limits(max_connections=chats, max_keepalive_connections=chats)
     async with httpx.AsyncClient(timeout=CLIENT_TIMEOUT, limits=limits) as client:
         started = time.perf_counter()

@@ -21,6 +21,8 @@ from starlette.responses import JSONResponse, PlainTextResponse, Response
 from starlette.routing import Route
 
 from gmtags.history.store import HistoryStore
+from gmtags.process import process
+from gmtags.prompt import gm_instructions
 from gmtags.server import pages
 from gmtags.server.auth import TokenGate
 from gmtags.server.chats import ChatBook, chat_header
@@ -28,6 +30,19 @@ from gmtags.server.completions import Completions
 from gmtags.server.config import ServerConfig
 from gmtags.server.errors import error_response
 from gmtags.server.upstream import Upstream, UpstreamError
+
+WARM_UP = (
+    '[clock: name="gmtags warm-up" size="4"] [skill_check: skill="gmtags warm-up"]'
+    ' [sheet: who="gmtags warm-up" op="note" text="-"]'
+)
+"""A reply made once at start-up and thrown away: the tag parser (built on first use, half a
+second) and the engine's first-use work are done before the first player waits on them."""
+
+
+def warm_up(config: ServerConfig) -> None:
+    """Do the first reply's one-time work (see `WARM_UP`) before serving."""
+    process(WARM_UP, config.ruleset, config.start, seed=0)
+    gm_instructions(config.ruleset, config.start)
 
 
 def create_app(config: ServerConfig) -> Starlette:
@@ -56,6 +71,7 @@ def create_app(config: ServerConfig) -> Starlette:
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        warm_up(config)
         try:
             yield
         finally:

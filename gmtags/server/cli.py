@@ -1,9 +1,26 @@
-"""`gmtags serve` (SPEC §7): the OpenAI-compatible proxy between a chat UI and a model server."""
+"""`gmtags serve` (SPEC §7): the OpenAI-compatible proxy between a chat UI and a model server.
+
+`--workers N` serves with N uvicorn worker processes on one listening socket
+(SPEC §12: every process its own connection to the SQLite history, each write a
+transaction; a page open on one worker follows replies made in another through
+`gmtags.server.watch`). The socket is bound here, with its protocol named, so
+every worker's connections send each small SSE chunk at once (see
+`gmtags.server.background`); each worker is a fresh interpreter (uvicorn spawns
+them) and builds the same app from the options this process was given, passed
+down in `GMTAGS_SERVE_OPTIONS` (the token, when there is one, in `GMTAGS_TOKEN`).
+"""
 
 from __future__ import annotations
 
+import json
+import os
+import socket
+from typing import Any
+
 import click
 import uvicorn
+from starlette.applications import Starlette
+from uvicorn.supervisors import Multiprocess
 
 from gmtags.cli_common import (
     layers_option,
@@ -17,6 +34,10 @@ from gmtags.server.auth import needs_token
 from gmtags.server.config import ServerConfig
 
 DEFAULT_DB = "gmtags-history.sqlite3"
+OPTIONS_ENV = "GMTAGS_SERVE_OPTIONS"
+"""Where a worker process finds the options `gmtags serve` was started with."""
+TOKEN_ENV = "GMTAGS_TOKEN"
+MAX_WORKERS = 64
 
 
 def token_for(host: str, token: str | None) -> None:
@@ -44,7 +65,7 @@ def token_for(host: str, token: str | None) -> None:
 @click.option("--display", is_flag=True, help="Reply with the narration with tags hidden.")
 @click.option(
     "--token",
-    envvar="GMTAGS_TOKEN",
+    envvar=TOKEN_ENV,
     help="Required by every /gmtags/ route and the proxy (X-Gmtags-Token); needed to listen"
     " beyond loopback. Also read from GMTAGS_TOKEN.",
 )
@@ -54,6 +75,13 @@ def token_for(host: str, token: str | None) -> None:
     "--merge-instructions",
     is_flag=True,
     help="Always append the turn reminder to the last user message, never a system message.",
+)
+@click.option(
+    "--workers",
+    type=click.IntRange(1, MAX_WORKERS),
+    default=1,
+    show_default=True,
+    help="Worker processes serving the same port and history file.",
 )
 def serve_command(
     ruleset_path: str,
@@ -67,21 +95,76 @@ def serve_command(
     rulesets: tuple[str, ...],
     merge_instructions: bool,
     token: str | None,
+    workers: int,
 ) -> None:
     """Serve /v1/chat/completions with the GM instructions added and the replies ruled."""
     token_for(host, token)
     if not upstream.startswith(("http://", "https://")):
         raise click.BadParameter("must be an http:// or https:// URL", param_hint="--upstream")
-    ruleset = read_ruleset(ruleset_path, rulesets)
-    start = with_layers(ruleset, read_snapshot(state_path), layers)
-    config = ServerConfig(
+    if workers > 1 and db == ":memory:":
+        raise click.BadParameter("several workers share a history file, not :memory:")
+    options = {
+        "ruleset_path": ruleset_path,
+        "rulesets": list(rulesets),
+        "state_path": state_path,
+        "layers": layers,
+        "upstream": upstream,
+        "db": db,
+        "display": display,
+        "merge_instructions": merge_instructions,
+    }
+    config = server_config(options, token)  # a bad ruleset or state stops here, once
+    click.echo(f"gmtags serve: http://{host}:{port}/v1 -> {upstream}", err=True)
+    if workers == 1:
+        uvicorn.run(create_app(config), host=host, port=port, log_level="warning")
+        return
+    os.environ[OPTIONS_ENV] = json.dumps(options)
+    if token is not None:
+        os.environ[TOKEN_ENV] = token
+    serve_workers(host, port, workers)
+
+
+def server_config(options: dict[str, Any], token: str | None) -> ServerConfig:
+    """The proxy's settings from the command line's options."""
+    ruleset = read_ruleset(options["ruleset_path"], tuple(options["rulesets"]))
+    start = with_layers(ruleset, read_snapshot(options["state_path"]), options["layers"])
+    return ServerConfig(
         ruleset=ruleset,
-        upstream=upstream,
-        db=db,
+        upstream=options["upstream"],
+        db=options["db"],
         start=start,
-        display=display,
-        merge_instructions=merge_instructions,
+        display=options["display"],
+        merge_instructions=options["merge_instructions"],
         token=token,
     )
-    click.echo(f"gmtags serve: http://{host}:{port}/v1 -> {upstream}", err=True)
-    uvicorn.run(create_app(config), host=host, port=port, log_level="warning")
+
+
+def worker_app() -> Starlette:
+    """The app of one worker process, from the options its parent left in the environment."""
+    return create_app(server_config(json.loads(os.environ[OPTIONS_ENV]), os.environ.get(TOKEN_ENV)))
+
+
+def serve_workers(host: str, port: int, workers: int) -> None:
+    """Serve `worker_app` from `workers` processes on one socket until interrupted."""
+    config = uvicorn.Config(
+        f"{__name__}:worker_app",
+        factory=True,
+        host=host,
+        port=port,
+        workers=workers,
+        log_level="warning",
+    )
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    listener = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
+    listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        listener.bind((host, port))
+    except OSError as error:
+        raise click.ClickException(f"cannot listen on {host}:{port}: {error.strerror}") from None
+    listener.set_inheritable(True)
+    try:
+        Multiprocess(config, sockets=[listener]).run()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        listener.close()

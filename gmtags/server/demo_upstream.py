@@ -5,10 +5,11 @@ The reply is chosen by how many user messages the request holds, so the same
 conversation always gets the same text (a regenerate differs only in its
 dice). Streams are cut into small pieces so tags arrive split across chunks.
 For tests it can also answer with a script of its own, fail every completion
-with a status, wait before answering, drop a stream part way, or cut its
-stream by UTF-16 code units (as some model servers do, so a character outside
-the Basic Multilingual Plane arrives as two escaped halves in consecutive
-chunks); it keeps every request body and `Authorization` header it saw.
+with a status, wait before answering, pace its deltas as a model does, drop a
+stream part way, or cut its stream by UTF-16 code units (as some model servers
+do, so a character outside the Basic Multilingual Plane arrives as two escaped
+halves in consecutive chunks); it keeps every request body and `Authorization`
+header it saw.
 """
 
 from __future__ import annotations
@@ -66,6 +67,8 @@ class ScriptedUpstream:
     """Answer every completion with this error status instead."""
     delay: float = 0.0
     """Seconds to wait before answering a completion."""
+    pace: float = 0.0
+    """Seconds between two streamed deltas (0: as fast as it can; a model takes some ms)."""
     cut_after: int | None = None
     """Drop the connection after streaming this many content deltas."""
     requests: list[dict[str, Any]] = field(default_factory=list)
@@ -148,6 +151,6 @@ class ScriptedUpstream:
             if number == self.cut_after:
                 raise ConnectionAbortedError("scripted cut")
             yield chunk({"content": text[start : start + self.chunk_size]})
-            await asyncio.sleep(0)
+            await asyncio.sleep(self.pace)
         yield chunk({}, "stop")
         yield b"data: [DONE]\n\n"

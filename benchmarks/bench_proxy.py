@@ -1,0 +1,391 @@
+"""What `gmtags serve` costs a player (issue 16, goal 4): each part in its own process.
+
+Part of `make bench` (about 25 s); alone:
+
+    python benchmarks/bench_proxy.py                  # 20 chats, 2 rounds of 4 s per leg
+    python benchmarks/bench_proxy.py --workers 2      # gmtags serve --workers 2
+    python benchmarks/bench_proxy.py --chats 50 --seconds 10 --rounds 3
+
+Three processes besides this one, all on 127.0.0.1: the scripted upstream
+(`gmtags.server.demo_upstream`, served by uvicorn), `gmtags serve` (the real
+command line: the demo ruleset and state, history in a temporary SQLite file,
+`--workers N`), and a bare pass-through proxy written with the same stack
+(Starlette and an httpx stream relaying the upstream's bytes as they come: no
+parsing, no instructions, no history). This process is the load generator:
+`--chats` chats stream one reply after another for `--seconds`, the legs
+(direct to the upstream, through the bare proxy, through gmtags) taking turns
+for `--rounds` rounds; gmtags' chats go on from round to round.
+
+Reported: the time to the first SSE chunk with narration (p50/p99) on each
+leg, and what each proxy adds to the direct figure; each proxy's CPU time
+(user + system of its processes, read from /proc before and after its legs)
+per streamed chunk the client received, and the ratio gmtags / bare; errors
+(there must be none); and whether every chat's history is intact afterwards
+(`load_proxy.check_history`: one node per reply, each under the one before,
+each the replay of the upstream's reply, nothing lost or duplicated).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import random
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import AsyncIterator, Iterator, Sequence
+from contextlib import ExitStack, contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+import httpx
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from load_proxy import Chat, check_history, new_chats, one_reply, percentile
+
+from gmtags.demo import demo_file
+from gmtags.history.store import HistoryStore
+from gmtags.server.demo import demo_config
+from gmtags.server.demo_upstream import ScriptedUpstream
+
+HOST = "127.0.0.1"
+"""Loopback only: nothing here listens on or connects to any other address."""
+CHATS = 20
+SECONDS = 4.0
+ROUNDS = 2
+PACE = 0.02
+"""Seconds between the scripted upstream's deltas: a model streaming some 100 tokens a second
+(each delta is 7 characters, about 2 tokens). With none, every part runs flat out and the
+first-byte figures measure the queue of a saturated machine, not what the proxy adds."""
+THINK = 0.5
+"""The longest a player waits before sending the next turn (uniform from 0, seeded per chat):
+chats that all started together and took the same time would otherwise stay in step, twenty
+requests arriving in one burst every turn."""
+CLIENT_TIMEOUT = 30.0
+TICKS = os.sysconf("SC_CLK_TCK")
+
+
+def free_port() -> int:
+    """A port nothing listens on now (the child binds it a moment later)."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+        probe.bind((HOST, 0))
+        return int(probe.getsockname()[1])
+
+
+def cpu_seconds(root: int) -> float:
+    """User + system CPU seconds of process `root` and every process under it (uvicorn's
+    workers), from /proc."""
+    parents: dict[int, int] = {}
+    times: dict[int, float] = {}
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            stat = Path(f"/proc/{entry}/stat").read_text()
+        except OSError:
+            continue
+        fields = stat[stat.rindex(")") + 2 :].split()
+        parents[int(entry)] = int(fields[1])
+        times[int(entry)] = (int(fields[11]) + int(fields[12])) / TICKS
+    total = 0.0
+    for pid, seconds in times.items():
+        at = pid
+        while at not in (0, 1) and at != root:
+            at = parents.get(at, 0)
+        if at == root:
+            total += seconds
+    return total
+
+
+@dataclass
+class Server:
+    """A child process serving HTTP on `port`."""
+
+    name: str
+    process: subprocess.Popen[bytes]
+    port: int
+
+    @property
+    def url(self) -> str:
+        return f"http://{HOST}:{self.port}/v1"
+
+    def cpu(self) -> float:
+        return cpu_seconds(self.process.pid)
+
+
+@contextmanager
+def serving(name: str, command: list[str], port: int, ready: str) -> Iterator[Server]:
+    """Start `command` (listening on `port`), wait until GET `ready` answers, stop it after."""
+    process = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            if process.poll() is not None:
+                raise RuntimeError(f"{name} exited with {process.returncode}")
+            try:
+                if httpx.get(f"http://{HOST}:{port}{ready}", timeout=1).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                pass
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"{name} did not start")
+            time.sleep(0.05)
+        yield Server(name, process, port)
+    finally:
+        process.send_signal(signal.SIGINT)  # as Ctrl-C: uvicorn stops, a profile is written
+        try:
+            process.wait(10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+
+
+# The child processes ---------------------------------------------------------
+
+
+def serve_upstream(port: int, pace: float) -> None:
+    """The scripted upstream, `pace` seconds between its deltas, keeping none of the requests
+    it sees."""
+    import uvicorn
+    from load_proxy import _Discard
+
+    upstream = ScriptedUpstream(requests=_Discard(), authorizations=_Discard(), pace=pace)
+    uvicorn.run(upstream.app, host=HOST, port=port, log_level="warning")
+
+
+def bare_app(upstream: str) -> object:
+    """A pass-through proxy on the same stack as gmtags: the request's body forwarded, the
+    upstream's bytes relayed as they arrive."""
+    from starlette.applications import Starlette
+    from starlette.requests import Request
+    from starlette.responses import PlainTextResponse, Response, StreamingResponse
+    from starlette.routing import Route
+
+    client = httpx.AsyncClient(timeout=CLIENT_TIMEOUT)
+
+    async def completions(request: Request) -> Response:
+        body = await request.body()
+        headers = {"Content-Type": "application/json"}
+        if auth := request.headers.get("authorization"):
+            headers["Authorization"] = auth
+        sent = client.build_request(
+            "POST", f"{upstream}/chat/completions", content=body, headers=headers
+        )
+        response = await client.send(sent, stream=True)
+
+        async def relay() -> AsyncIterator[bytes]:
+            try:
+                async for chunk in response.aiter_raw():
+                    yield chunk
+            finally:
+                await response.aclose()
+
+        return StreamingResponse(relay(), response.status_code, media_type="text/event-stream")
+
+    async def healthz(request: Request) -> Response:
+        return PlainTextResponse("ok")
+
+    return Starlette(
+        routes=[
+            Route("/v1/chat/completions", completions, methods=["POST"]),
+            Route("/healthz", healthz, methods=["GET"]),
+        ]
+    )
+
+
+def serve_bare(port: int, upstream: str) -> None:
+    import uvicorn
+
+    uvicorn.run(bare_app(upstream), host=HOST, port=port, log_level="warning")
+
+
+# The load generator ------------------------------------------------------------
+
+
+@dataclass
+class Leg:
+    """One way to the upstream: its chats, and what they got over all rounds."""
+
+    name: str
+    server: Server | None
+    chats: list[Chat]
+    seconds: float = 0.0
+    cpu: float = 0.0
+    chunks: int = 0
+
+    @property
+    def url(self) -> str:
+        assert self.server is not None or self.name == "direct"
+        return self.server.url if self.server is not None else ""
+
+    @property
+    def first_bytes(self) -> list[float]:
+        return sorted(value for chat in self.chats for value in chat.first_bytes)
+
+    @property
+    def replies(self) -> int:
+        return sum(len(chat.replies) for chat in self.chats)
+
+    @property
+    def errors(self) -> list[str]:
+        return [error for chat in self.chats for error in chat.errors]
+
+
+async def run_leg(url: str, chats: list[Chat], seconds: float) -> tuple[float, int]:
+    """`chats` streaming replies from `url` one after another for `seconds`: how long it took
+    and how many SSE events the client read."""
+    limits = httpx.Limits(max_connections=len(chats), max_keepalive_connections=len(chats))
+    async with httpx.AsyncClient(timeout=CLIENT_TIMEOUT, limits=limits) as client:
+        started = time.perf_counter()
+        deadline = started + seconds
+        counts = [0] * len(chats)
+
+        async def loop(index: int, chat: Chat) -> None:
+            think = random.Random(index)
+            while time.perf_counter() < deadline and not chat.errors:
+                await asyncio.sleep(think.uniform(0, THINK))
+                counts[index] += await one_reply(client, f"{url}/chat/completions", chat)
+
+        await asyncio.gather(*(loop(index, chat) for index, chat in enumerate(chats)))
+        return time.perf_counter() - started, sum(counts)
+
+
+def measure(legs: Sequence[Leg], direct_url: str, seconds: float, rounds: int) -> None:
+    """Each leg in turn for `seconds`, `rounds` times, its proxy's CPU read around it."""
+    for _ in range(rounds):
+        for leg in legs:
+            before = leg.server.cpu() if leg.server is not None else 0.0
+            took, chunks = asyncio.run(run_leg(leg.url or direct_url, leg.chats, seconds))
+            after = leg.server.cpu() if leg.server is not None else 0.0
+            leg.seconds += took
+            leg.cpu += after - before
+            leg.chunks += chunks
+
+
+def intact(db: str, chats: Sequence[Chat]) -> list[str]:
+    """What is wrong with the stored histories of gmtags' chats (empty: all intact)."""
+    config = demo_config("http://unused/v1")
+    upstream = ScriptedUpstream()
+    problems: list[str] = []
+    with HistoryStore(db) as store:
+        extra = set(store.chats()) - {chat.chat_id for chat in chats}
+        problems.extend(f"{chat_id}: unexpected chat in the store" for chat_id in sorted(extra))
+        for chat in chats:
+            problems.extend(check_history(store, chat, config.ruleset, upstream))
+    return problems
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the legs and print the figures; 0 when nothing failed and every history holds."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--chats", type=int, default=CHATS, help=f"concurrent chats ({CHATS})")
+    parser.add_argument(
+        "--seconds", type=float, default=SECONDS, help=f"seconds per leg ({SECONDS})"
+    )
+    parser.add_argument("--rounds", type=int, default=ROUNDS, help=f"rounds of the legs ({ROUNDS})")
+    parser.add_argument(
+        "--pace",
+        type=float,
+        default=PACE,
+        help=f"seconds between the upstream's deltas ({PACE}; 0: as fast as it can)",
+    )
+    parser.add_argument("--workers", type=int, default=1, help="gmtags serve --workers (1)")
+    parser.add_argument("--profile", metavar="FILE", help="run gmtags serve under cProfile")
+    parser.add_argument("--serve-upstream", type=int, metavar="PORT", help=argparse.SUPPRESS)
+    parser.add_argument(
+        "--serve-bare", nargs=2, metavar=("PORT", "UPSTREAM"), help=argparse.SUPPRESS
+    )
+    args = parser.parse_args(argv)
+    if args.serve_upstream is not None:
+        serve_upstream(args.serve_upstream, args.pace)
+        return 0
+    if args.serve_bare is not None:
+        serve_bare(int(args.serve_bare[0]), args.serve_bare[1])
+        return 0
+
+    me = [sys.executable, str(Path(__file__).resolve())]
+    with tempfile.TemporaryDirectory(prefix="gmtags-bench-proxy-") as folder, ExitStack() as stack:
+        db = str(Path(folder) / "history.sqlite3")
+        port = free_port()
+        up = stack.enter_context(
+            serving(
+                "upstream",
+                [*me, "--serve-upstream", str(port), "--pace", str(args.pace)],
+                port,
+                "/v1/models",
+            )
+        )
+        port = free_port()
+        bare = stack.enter_context(
+            serving("bare proxy", [*me, "--serve-bare", str(port), up.url], port, "/healthz")
+        )
+        port = free_port()
+        runner = ["-c", "from gmtags.cli import run; run()"]
+        if args.profile:
+            runner = ["-m", "cProfile", "-o", args.profile, shutil.which("gmtags") or "gmtags"]
+        gmtags_command = [
+            *[sys.executable, *runner],
+            *["serve", "--ruleset", str(demo_file("ruleset.json"))],
+            *["--state", str(demo_file("state.json")), "--upstream", up.url],
+            *["--host", HOST, "--port", str(port), "--db", db],
+        ]
+        if args.workers != 1:
+            gmtags_command += ["--workers", str(args.workers)]
+        proxy = stack.enter_context(serving("gmtags serve", gmtags_command, port, "/healthz"))
+        legs = [
+            Leg("direct", None, new_chats("direct", args.chats)),
+            Leg("bare", bare, new_chats("bare", args.chats)),
+            Leg("gmtags", proxy, new_chats("load", args.chats)),
+        ]
+        measure(legs, up.url, args.seconds, args.rounds)
+        stack.close()  # every process stopped before the store is read
+        problems = intact(db, legs[2].chats)
+    return report(legs, args, problems)
+
+
+def report(legs: Sequence[Leg], args: argparse.Namespace, problems: list[str]) -> int:
+    direct, ours = legs[0], legs[2]
+
+    def ms(leg: Leg, fraction: float) -> float:
+        return percentile(leg.first_bytes, fraction) * 1000
+
+    print(
+        f"bench_proxy: {args.chats} streaming chats, {args.rounds} rounds of {args.seconds:g} s"
+        f" per leg, upstream pace {args.pace * 1000:g} ms, gmtags serve --workers {args.workers},"
+        " each server its own process"
+    )
+    for leg in legs:
+        added = ""
+        if leg is not direct:
+            added = (
+                f"   added p50 {ms(leg, 0.5) - ms(direct, 0.5):+6.2f}"
+                f" p99 {ms(leg, 0.99) - ms(direct, 0.99):+6.2f}"
+            )
+        print(
+            f"first narration byte, {leg.name:6} (ms): p50 {ms(leg, 0.5):6.2f}"
+            f" p99 {ms(leg, 0.99):6.2f}{added}   ({leg.replies / leg.seconds:6.1f} replies/s)"
+        )
+    per_chunk = {leg.name: leg.cpu / leg.chunks * 1e6 if leg.chunks else 0.0 for leg in legs[1:]}
+    print(
+        f"proxy CPU per streamed chunk (µs): gmtags {per_chunk['gmtags']:6.1f}"
+        f"   bare {per_chunk['bare']:6.1f}"
+        f"   ratio {per_chunk['gmtags'] / per_chunk['bare'] if per_chunk['bare'] else 0:5.2f}x"
+    )
+    errors = [error for leg in legs for error in leg.errors]
+    print(f"errors: {len(errors)}")
+    for error in errors[:5]:
+        print(f"  {error}")
+    verdict = "intact" if not problems else "NOT intact"
+    print(f"history: {verdict} ({ours.replies} replies in {len(ours.chats)} chats)")
+    for problem in problems[:5]:
+        print(f"  {problem}")
+    return 0 if not errors and not problems else 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
