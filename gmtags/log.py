@@ -36,3 +36,28 @@ if not structlog.is_configured():
 def get_logger(**context: Any) -> Any:
     """The gmtags logger. It stays lazy: the configuration in force at each call is used."""
     return structlog.get_logger("gmtags", **context)
+
+
+_bound: tuple[tuple[object, ...], Any] | None = None
+
+
+def command_logger() -> Any:
+    """The gmtags logger bound for the configuration in force now (one event per command).
+
+    Issue 16: the lazy logger binds itself again at every event (a few µs, on every tag);
+    this one is bound once and bound again only when structlog is configured anew.
+    """
+    global _bound
+    config = structlog.get_config()
+    key = (
+        config["processors"],
+        config["context_class"],
+        config["wrapper_class"],
+        config["logger_factory"],
+    )
+    held = _bound
+    if held is not None and all(a is b for a, b in zip(held[0], key, strict=True)):
+        return held[1]
+    logger = structlog.get_logger("gmtags").bind()
+    _bound = (key, logger)
+    return logger

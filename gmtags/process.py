@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from gmtags.engine.context import Context
 from gmtags.engine.registry import HANDLERS
 from gmtags.limits import DEFAULT_LIMITS, Limits
-from gmtags.log import get_logger
+from gmtags.log import command_logger, get_logger
 from gmtags.ruleset.layers import effective_ruleset
 from gmtags.ruleset.model import Ruleset
 from gmtags.state.snapshot import Snapshot
@@ -98,7 +98,7 @@ def step(
     else:
         snapshot, receipt = apply_tag(tag, snapshot, context)
     receipt = receipt.within(context.limits)  # the caller's limits, not the defaults
-    _log.info(
+    command_logger().info(
         "command.applied",
         tag=tag.name,
         result=receipt.result,

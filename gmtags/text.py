@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 import regex
 
 # SCHEMA-NOTES §1: prompt-safe text has no line breaks, no control characters,
@@ -52,12 +54,25 @@ def _is_clean(value: str) -> bool:
 def clean_value(value: str, limit: int) -> str:
     """A value as a receipt writes it: unsafe characters become spaces, runs of space fold,
     and a lone UTF-16 surrogate half (not text) becomes U+FFFD, as a tag reads it."""
+    if len(value) <= _SHORT:
+        return _clean_short(value, limit)
+    return _clean(value, limit)
+
+
+_SHORT = 48
+"""Short values (numbers, results, names, dice) recur in every receipt: they are kept."""
+
+
+def _clean(value: str, limit: int) -> str:
     if not value.isascii():
         value = mend_surrogates(value)
     if len(value) <= limit and _is_clean(value):
         return value
     cleaned = _SPACES.sub(" ", _RECEIPT_UNSAFE.sub(" ", value)).strip()
     return cleaned[:limit].rstrip()
+
+
+_clean_short = lru_cache(maxsize=4096)(_clean)
 
 
 def parse_int(value: str | None, digits: int, *, saturate: bool = False) -> int | None:

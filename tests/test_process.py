@@ -152,6 +152,22 @@ class TestProcess:
         assert isinstance(result.seed, int) and result.text.count('rolls="') == 6
         assert process(reply, ruleset, seed=result.seed).text == result.text
 
+    def test_logging_configured_after_first_use_is_followed(self, clocks_ruleset: Ruleset) -> None:
+        """The command logger is bound once per configuration: a new one takes effect at once."""
+        text = '[clock: name="A" size="4"]'
+        with capture_logs() as quiet:
+            process(text, clocks_ruleset, seed=1)  # gmtags' default: info is filtered out
+        structlog.configure(wrapper_class=structlog.make_filtering_bound_logger(0))
+        try:
+            with capture_logs() as events:
+                process(text, clocks_ruleset, seed=1)
+        finally:
+            log.configure()
+        with capture_logs() as again:
+            process(text, clocks_ruleset, seed=1)
+        assert [e["event"] for e in events] == ["command.applied"]
+        assert quiet == [] and again == []
+
     def test_one_log_event_per_command(self, clocks_ruleset: Ruleset) -> None:
         """Each applied command logs one command.applied event carrying its receipt."""
         structlog.configure(wrapper_class=structlog.make_filtering_bound_logger(0))

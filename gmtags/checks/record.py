@@ -27,7 +27,7 @@ def signed(value: int) -> str:
     return f"{value:+d}" if value else "0"
 
 
-@dataclass
+@dataclass(slots=True)
 class CheckRecord:
     """Everything a rolled check reports; `attrs()` lays it out in receipt order."""
 
@@ -93,42 +93,74 @@ class CheckRecord:
         if self.mode is not None:
             out.append(("mode", self.mode))
         out += [("resolution", self.resolution), ("dice", self.dice)]
-        optional: list[tuple[str, str | None, bool]] = [
-            ("threshold", str(self.threshold), self.threshold is not None),
-            ("pool", str(self.pool), self.pool is not None),
-            ("who", self.who, self.who is not None),
-            ("with", self.with_, self.with_ is not None),
-            ("bonus", signed(self.bonus), self.bonus != 0),
-            ("spend", self.spend, self.spend is not None),
-            ("auto", str(self.auto), self.auto > 0),
-            ("use", self.use, self.use is not None),
-            ("rerolled", str(self.rerolled), self.rerolled > 0),
-            ("penalty", str(self.penalty), self.penalty < 0),
-            ("difficulty", self.difficulty, self.difficulty is not None),
-            ("explode", str(self.explode), self.explode is not None),
-            ("double", str(self.double), self.double is not None),
-            ("complication", "true", self.complication),
-            ("adjust", signed(self.adjust), self.adjust != 0),
-            ("reroll", self.reroll, self.reroll is not None),
-            ("effects", signed(self.effects), self.effects != 0),
-            ("from", "; ".join(self.from_), bool(self.from_)),
-            ("automatic", "true", self.automatic),
-            ("against", self.against, self.against is not None),
-            ("highest", "1", self.highest),
-            ("zeroDice", "true", self.zero_dice),
-            ("dark", str(self.dark), self.dark > 0),
-            ("darkHighest", "true", self.dark_highest),
-            ("darkOutcome", self.dark_outcome, self.dark_outcome is not None),
-            ("unmodified", str(self.unmodified), self.unmodified is not None),
-            ("exact", str(self.exact), self.exact is not None),
-            ("symbols", self.symbols, self.symbols is not None),
-            ("thrown", "|".join(self.thrown or []), self.thrown is not None),
-            ("symbolDetails", self.symbol_details, self.symbol_details is not None),
-            ("setback", str(self.setback), self.setback > 0),
-            ("upgradeOwn", str(self.upgrade_own), self.upgrade_own > 0),
-            ("outcome", self.outcome, self.outcome is not None),
-        ]
-        out += [(key, value) for key, value, present in optional if present]
+        # Issue 16: only the extras present are formatted (this runs for every check).
+        add = out.append
+        if self.threshold is not None:
+            add(("threshold", str(self.threshold)))
+        if self.pool is not None:
+            add(("pool", str(self.pool)))
+        if self.who is not None:
+            add(("who", self.who))
+        if self.with_ is not None:
+            add(("with", self.with_))
+        if self.bonus != 0:
+            add(("bonus", signed(self.bonus)))
+        if self.spend is not None:
+            add(("spend", self.spend))
+        if self.auto > 0:
+            add(("auto", str(self.auto)))
+        if self.use is not None:
+            add(("use", self.use))
+        if self.rerolled > 0:
+            add(("rerolled", str(self.rerolled)))
+        if self.penalty < 0:
+            add(("penalty", str(self.penalty)))
+        if self.difficulty is not None:
+            add(("difficulty", self.difficulty))
+        if self.explode is not None:
+            add(("explode", str(self.explode)))
+        if self.double is not None:
+            add(("double", str(self.double)))
+        if self.complication:
+            add(("complication", "true"))
+        if self.adjust != 0:
+            add(("adjust", signed(self.adjust)))
+        if self.reroll is not None:
+            add(("reroll", self.reroll))
+        if self.effects != 0:
+            add(("effects", signed(self.effects)))
+        if self.from_:
+            add(("from", "; ".join(self.from_)))
+        if self.automatic:
+            add(("automatic", "true"))
+        if self.against is not None:
+            add(("against", self.against))
+        if self.highest:
+            add(("highest", "1"))
+        if self.zero_dice:
+            add(("zeroDice", "true"))
+        if self.dark > 0:
+            add(("dark", str(self.dark)))
+        if self.dark_highest:
+            add(("darkHighest", "true"))
+        if self.dark_outcome is not None:
+            add(("darkOutcome", self.dark_outcome))
+        if self.unmodified is not None:
+            add(("unmodified", str(self.unmodified)))
+        if self.exact is not None:
+            add(("exact", str(self.exact)))
+        if self.symbols is not None:
+            add(("symbols", self.symbols))
+        if self.thrown is not None:
+            add(("thrown", "|".join(self.thrown)))
+        if self.symbol_details is not None:
+            add(("symbolDetails", self.symbol_details))
+        if self.setback > 0:
+            add(("setback", str(self.setback)))
+        if self.upgrade_own > 0:
+            add(("upgradeOwn", str(self.upgrade_own)))
+        if self.outcome is not None:
+            add(("outcome", self.outcome))
         return tuple(out)
 
     def card(self) -> str:

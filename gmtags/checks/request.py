@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from gmtags.memo import IdentityMemo
 from gmtags.tags.parse import ParsedTag
 from gmtags.text import parse_int
 
@@ -47,12 +48,20 @@ class CheckRequest:
     upgrade_own: int | None = None
 
 
+_REQUESTS: IdentityMemo[CheckRequest | None] = IdentityMemo(1024)
+"""Requests by tag: a tag text seen before is the same `ParsedTag` (the parse cache)."""
+
+
 def read_request(tag: ParsedTag, digits: int) -> CheckRequest | None:
     """The request a tag makes, or None when it names no check at all.
 
     The check's name is `skill=`, else `save=`, else `ability=` (000: any of
     the three names a check; a list row check is named like a skill).
     """
+    return _REQUESTS.get((tag,), digits, lambda: _read(tag, digits))
+
+
+def _read(tag: ParsedTag, digits: int) -> CheckRequest | None:
     written: dict[str, str | None] = {attr.key.lower(): attr.value for attr in tag.attrs}
     name_key = next((key for key in _NAME_KEYS if (written.get(key) or "").strip()), None)
     if name_key is None:

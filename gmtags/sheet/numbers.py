@@ -42,9 +42,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal
 
+from gmtags.memo import IdentityMemo
 from gmtags.ruleset.model import Ruleset
 from gmtags.ruleset.sheet import Ability, CheckEntry, ListCheck, UntrainedBy
-from gmtags.sheet.values import CheckParts, SheetValues
+from gmtags.sheet.values import CheckParts, SheetValues, shared_values
 from gmtags.state.characters import find_character
 from gmtags.state.names import normalize_name
 from gmtags.state.snapshot import CharacterCard, Snapshot
@@ -563,9 +564,27 @@ def sheet_check_number(
     ENGINE-NOTES §4). An unknown name rolls 0 from the sheet with the
     unlimited `adjust` entries and the wound penalty still applied.
     """
-    target = match_check(ruleset, name, values)
     if values is None or not character.has_sheet:
-        return CheckNumber(name, target, character)
+        return CheckNumber(name, match_check(ruleset, name, values), character)
+    return _NUMBERS.get(
+        (ruleset, values),
+        (character, name, with_ability),
+        lambda: _sheet_number(ruleset, values, character, name, with_ability),
+    )
+
+
+_NUMBERS: IdentityMemo[CheckNumber] = IdentityMemo(1024)
+"""Check numbers by sheet values (`shared_values`: one instance per unchanged card)."""
+
+
+def _sheet_number(
+    ruleset: Ruleset,
+    values: SheetValues,
+    character: CheckCharacter,
+    name: str,
+    with_ability: str | None,
+) -> CheckNumber:
+    target = match_check(ruleset, name, values)
     chosen = match_ability(ruleset, with_ability) if with_ability else None
     base = _BASES[target.kind](values, target, chosen)
     adjust = _adjust(values, base.abilities)
@@ -609,7 +628,7 @@ def check_sheet(
     character, card = find_check_character(snapshot, who)
     if card is None or character.key is None:
         return character, None
-    return character, SheetValues(ruleset, card, snapshot.ruleset_live.get(character.key))
+    return character, shared_values(ruleset, card, snapshot.ruleset_live.get(character.key))
 
 
 def check_number(

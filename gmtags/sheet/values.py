@@ -28,6 +28,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
+from gmtags.memo import IdentityMemo
 from gmtags.ruleset.memo import per_ruleset
 from gmtags.ruleset.model import Ruleset
 from gmtags.ruleset.refs import ListSum, RulesetValueRef, step_lookup
@@ -744,3 +745,18 @@ def _as_number(value: object) -> float:
 def pool_group(ruleset: Ruleset, group: str) -> Sequence[LivePool]:
     """The pools of a group, in the order the sheet lists them (002, "Descansos")."""
     return [pool for pool in ruleset.sheet.live.pools if pool.group == group]
+
+
+_SHARED: IdentityMemo[SheetValues] = IdentityMemo(256)
+
+
+def shared_values(
+    ruleset: Ruleset, card: CharacterCard | None, live: LiveEntry | None
+) -> SheetValues:
+    """The sheet values of this card and live entry, one instance while they are unchanged.
+
+    Issue 16: cards and live entries are frozen, and an unchanged one is the same object in
+    every snapshot after it, so the numbers one check worked out are there for the next.
+    Only play reads through this (the values are read, never changed).
+    """
+    return _SHARED.get((ruleset, card, live), None, lambda: SheetValues(ruleset, card, live))

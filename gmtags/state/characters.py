@@ -7,9 +7,11 @@ wins; otherwise the name is ambiguous.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Literal
 
+from gmtags.memo import IdentityMemo
 from gmtags.state.names import normalize_name
 from gmtags.state.snapshot import CharacterCard, Snapshot
 
@@ -29,10 +31,16 @@ class Character:
 
 
 def _characters(snapshot: Snapshot) -> list[Character]:
-    return [
-        Character(name, normalize_name(name), card)
-        for name, card in snapshot.game_character_cards.items()
-    ]
+    cards = snapshot.game_character_cards
+    return list(_CHARACTERS.get((cards,), None, lambda: _listed(cards)))
+
+
+def _listed(cards: Mapping[str, CharacterCard]) -> tuple[Character, ...]:
+    return tuple(Character(name, normalize_name(name), card) for name, card in cards.items())
+
+
+_CHARACTERS: IdentityMemo[tuple[Character, ...]] = IdentityMemo(256)
+"""The characters of a snapshot's cards, kept while the cards are the same (issue 16)."""
 
 
 def player(snapshot: Snapshot) -> Character | None:

@@ -1,4 +1,4 @@
-"""Find candidate tag spans in a response with `regex` (SPEC §2).
+"""Find candidate tag spans in a response with regular expressions (SPEC §2).
 
 Scanning is kept apart from parsing: this module only says where a tag starts
 and where it ends. A span is `complete` when it has the shape of a tag (head,
@@ -10,6 +10,7 @@ after it.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
@@ -32,18 +33,24 @@ _QUOTED = r"[\"\u201c\u201d][^\"\u201c\u201d\r\n]*+[\"\u201c\u201d]"
 _KEY = r"[A-Za-z_][A-Za-z0-9_]*+"
 
 HEAD = regex.compile(rf"\[(?P<name>{_NAME})[ \t]*+:")
+"""A tag's head, with the `regex` module's partial matching (the stream filter asks
+whether a held prefix may still become a tag)."""
+# Issue 16: the scanner itself uses the standard library's engine, three times faster a
+# call on these patterns (Python 3.11 has the possessive quantifiers); both engines read
+# them the same way (tests/tags/test_scan.py).
+_HEAD = re.compile(HEAD.pattern)
 # The shape of a whole tag after its head: anything but brackets, quotes and
 # line breaks, or a quoted value (which may hold brackets), then "]".
-_BODY = regex.compile(rf"(?:[^\]\[\r\n\"\u201c\u201d]++|{_QUOTED})*+\]")
+_BODY = re.compile(rf"(?:[^\]\[\r\n\"\u201c\u201d]++|{_QUOTED})*+\]")
 # What can be read of a broken tag: key="value" pairs (no brackets inside, so a
 # runaway quote cannot reach into the next tag) and the known bare flags.
 _SAFE_QUOTED = r"[\"\u201c\u201d][^\"\u201c\u201d\r\n\[\]]*+[\"\u201c\u201d]"
 _FLAG = "|".join(FLAGS)
-_READABLE = regex.compile(
+_READABLE = re.compile(
     rf"(?:[ \t]*+(?:{_KEY}[ \t]*=[ \t]*{_SAFE_QUOTED}|(?:{_FLAG})(?![A-Za-z0-9_=])))*+"
 )
 # A broken tag still ends at the next "]" on its line, unless a "[" comes first.
-_CLOSE = regex.compile(r"[^\[\]\r\n]*+\]")
+_CLOSE = re.compile(r"[^\[\]\r\n]*+\]")
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,7 +63,7 @@ class Span:
     complete: bool
 
 
-def span_at(text: str, head: regex.Match[str], limits: Limits) -> Span:
+def span_at(text: str, head: re.Match[str] | regex.Match[str], limits: Limits) -> Span:
     """The span of the tag whose head is `head`.
 
     It reads no further than the tag length and never across a line break, so
@@ -82,7 +89,7 @@ def find_spans(text: str, limits: Limits) -> Iterator[Span]:
     """
     pos = 0
     while True:
-        head = HEAD.search(text, pos)
+        head = _HEAD.search(text, pos)
         if head is None:
             return
         if head.end() - head.start() > limits.tag_length:

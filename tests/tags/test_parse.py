@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from gmtags.limits import Limits
-from gmtags.tags.parse import Attr, parse_span, parser
+from gmtags.tags.parse import Attr, _parsed, parse_span, parsed_by_lark, parser
 from gmtags.tags.receipt import ENGINE_ATTRS
 from gmtags.tags.scan import find_spans
 
@@ -97,3 +100,59 @@ class TestParseCache:
         assert parse(text).malformed and parse(text).malformed
         broken = '[clock: name="A" tick=]'
         assert parse(broken).malformed and parse(broken).get("name") == "A"
+
+
+# Issue 16: tags are read with the grammar's own terminals; Lark's parser is the reference.
+_PIECES = st.sampled_from(
+    [
+        "[", "]", ":", "=", '"', "\u201c", "\u201d", " ", "\t", "\r", "\n", "a", "Z", "_", "9",
+        "é", "ſ", "K", "skill_check", "SHEET", "Clock", "clear", 'who="Ada"', 'dc = "15"',
+        "\u2028", "[clock:", "[sheet :", '"]"',
+    ]
+)  # fmt: skip
+_TEXTS = st.lists(_PIECES, max_size=24).map("".join)
+
+
+@st.composite
+def _tags(draw: st.DrawFn) -> str:
+    """Well-formed tags with every spacing, quote and key shape the grammar allows."""
+    blank = st.text(alphabet=" \t", max_size=3)
+    name = draw(st.sampled_from(["skill_check", "Sheet", "CLOCK", "sheet", "clock"]))
+    parts = [f"{draw(blank)}[{name}{draw(blank)}:"]
+    for _ in range(draw(st.integers(0, 5))):
+        key = draw(st.from_regex(r"[A-Za-z_][A-Za-z0-9_]{0,6}", fullmatch=True))
+        if draw(st.booleans()):
+            value = draw(
+                st.text(
+                    alphabet=st.characters(blacklist_characters='"\u201c\u201d\r\n'), max_size=8
+                )
+            )
+            quotes = draw(st.sampled_from(['""', "\u201c\u201d", '"\u201d', "\u201d\u201c"]))
+            pair = f"{key}{draw(blank)}={draw(blank)}{quotes[0]}{value}{quotes[1]}"
+            parts.append(draw(blank) + pair)
+        else:
+            parts.append(" " + draw(blank) + key)
+    parts.append(f"{draw(blank)}]{draw(blank)}")
+    return "".join(parts)
+
+
+class TestReadAsLarkParses:
+    @settings(max_examples=600, deadline=None)
+    @given(raw=_TEXTS)
+    def test_any_text(self, raw: str) -> None:
+        """Any text at all reads as Lark's parser reads it (None where Lark refuses)."""
+        assert _parsed(raw) == parsed_by_lark(raw)
+
+    @settings(max_examples=600, deadline=None)
+    @given(raw=_tags())
+    def test_well_formed_tags(self, raw: str) -> None:
+        assert parsed_by_lark(raw) is not None
+        assert _parsed(raw) == parsed_by_lark(raw)
+
+    @settings(max_examples=300, deadline=None)
+    @given(raw=_tags(), cut=st.integers(0, 200), junk=_PIECES)
+    def test_tags_broken_anywhere(self, raw: str, cut: int, junk: str) -> None:
+        """A tag with anything put in anywhere, or cut short, still reads as Lark reads it."""
+        cut = min(cut, len(raw))
+        for text in (raw[:cut], raw[:cut] + junk + raw[cut:]):
+            assert _parsed(text) == parsed_by_lark(text)

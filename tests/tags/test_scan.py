@@ -3,8 +3,14 @@
 from __future__ import annotations
 
 import itertools
+import re
+
+import regex
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from gmtags.limits import Limits
+from gmtags.tags import scan
 from gmtags.tags.scan import Span, find_spans
 
 LIMITS = Limits()
@@ -85,3 +91,29 @@ class TestHeadLength:
         text = "[clock" + " " * 20 + ': a="1"]'
         assert list(find_spans(text, Limits(tag_length=16))) == []
         assert spans(text) == [("clock", text, True)]
+
+
+# Issue 16: the scanner runs its patterns on the standard library's engine and the stream
+# filter runs HEAD on the `regex` module (for partial matches): both must read them alike.
+_TRICKY = st.text(
+    alphabet=st.sampled_from(list('[]:="“” \t\r\nabcklkSKHEC_lock sheet skill_check clear\u2028é')),
+    max_size=120,
+)
+
+
+class TestBothEngines:
+    @settings(max_examples=300, deadline=None)
+    @given(text=_TRICKY, start=st.integers(min_value=0, max_value=120))
+    def test_every_pattern_matches_alike(self, text: str, start: int) -> None:
+        """Each of the scanner's patterns matches the same span in both engines, anywhere."""
+        for pattern in (scan.HEAD, scan._BODY, scan._READABLE, scan._CLOSE):
+            ours = re.compile(pattern.pattern).match(text, start)
+            theirs = regex.compile(pattern.pattern).match(text, start)
+            assert (ours and ours.span()) == (theirs and theirs.span()), pattern.pattern
+
+    @settings(max_examples=300, deadline=None)
+    @given(text=_TRICKY)
+    def test_heads_found_alike(self, text: str) -> None:
+        """The head the scanner searches for and the stream's HEAD find the same heads."""
+        ours = [m.span() for m in scan._HEAD.finditer(text)]
+        assert ours == [m.span() for m in scan.HEAD.finditer(text)]
