@@ -9,9 +9,15 @@ and reply never change (a save from the pages replaces its snapshot after,
 keeping the old one in `edits`), and nodes are never deleted on the strength of
 a count: a node no later request anchors on simply stops mattering.
 
-Tables:
-- `snapshots(name, body)`: every snapshot once, named by the sha256 of its
-  canonical JSON (`gmtags.history.snapshots`), `body` that JSON;
+Tables (`gmtags.history.schema`: versioned, migrated on opening, never destructive):
+- `snapshots(name, body, layout)`: every snapshot once, named by the sha256 of
+  its canonical JSON (`gmtags.history.snapshots`). A snapshot written now is
+  a manifest of shared parts (layout 2, `gmtags.history.parts`); one written
+  before parts existed keeps its whole JSON as its body (layout 1) and reads
+  the same;
+- `snapshot_parts(id, hash, body)`: each part (a card, the party sheet, the
+  clocks…) once, by the sha256 of its canonical JSON, `body` that JSON
+  zlib-compressed;
 - `histories(chat_id, start, current)`: each chat's start snapshot and its
   current node (NULL: the start);
 - `nodes(id, chat_id, parent, kind, seed, before, after, key, tail, receipts,
@@ -29,7 +35,8 @@ Every write is one transaction (`BEGIN IMMEDIATE` … `COMMIT`), so a process
 killed at any point leaves the last committed history readable. The journal
 is WAL with `synchronous=NORMAL`: a killed process loses nothing committed; a
 power cut may lose the last transaction but never corrupts the file.
-Snapshots no chat or node names stay in the file until `vacuum_snapshots`.
+Snapshots no chat or node names stay in the file until `vacuum_snapshots`,
+which also drops the parts only they held.
 """
 
 from __future__ import annotations
@@ -39,59 +46,23 @@ import os
 import sqlite3
 import threading
 import time
-from collections.abc import Callable, Iterable, Iterator, Mapping
+import zlib
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from types import TracebackType
 from typing import Literal
 
 from gmtags.history.fingerprint import Fingerprint
+from gmtags.history.parts import Split, assemble, manifest, part_ids, read_manifest, split
 from gmtags.history.records import HistoryError
+from gmtags.history.schema import FULL, PARTS, migrate
 from gmtags.history.seeds import derive_node_seed
-from gmtags.history.snapshots import SnapshotTable, canonical_json, snapshot_hash
+from gmtags.history.snapshots import SnapshotTable
 from gmtags.state.snapshot import Snapshot
 
 NodeKind = Literal["turn", "continue", "aside"]
 """What a node's request was: a player's turn, a continuation, or anything else (background)."""
-
-_SCHEMA = """
-CREATE TABLE IF NOT EXISTS snapshots (
-    name TEXT PRIMARY KEY,
-    body TEXT NOT NULL
-) WITHOUT ROWID;
-CREATE TABLE IF NOT EXISTS histories (
-    chat_id TEXT PRIMARY KEY,
-    start TEXT NOT NULL REFERENCES snapshots(name),
-    current INTEGER
-);
-CREATE TABLE IF NOT EXISTS nodes (
-    id INTEGER PRIMARY KEY AUTOINCREMENT,
-    chat_id TEXT NOT NULL,
-    parent INTEGER,
-    kind TEXT NOT NULL,
-    seed INTEGER,
-    before TEXT NOT NULL REFERENCES snapshots(name),
-    after TEXT REFERENCES snapshots(name),
-    key TEXT,
-    tail TEXT,
-    size INTEGER,
-    receipts TEXT,
-    text TEXT,
-    created REAL
-);
-CREATE TABLE IF NOT EXISTS edits (
-    id INTEGER PRIMARY KEY AUTOINCREMENT,
-    chat_id TEXT NOT NULL,
-    node INTEGER,
-    old TEXT NOT NULL REFERENCES snapshots(name),
-    new TEXT NOT NULL REFERENCES snapshots(name),
-    created REAL NOT NULL
-);
-CREATE INDEX IF NOT EXISTS nodes_key ON nodes(key, chat_id, id);
-CREATE INDEX IF NOT EXISTS nodes_tail ON nodes(tail, size);
-CREATE INDEX IF NOT EXISTS nodes_parent ON nodes(parent);
-CREATE INDEX IF NOT EXISTS nodes_chat ON nodes(chat_id, id);
-"""
 
 _NODE_COLUMNS = "id, chat_id, parent, kind, seed, before, after, receipts, text, created"
 
@@ -184,16 +155,8 @@ class HistoryStore:
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.execute("PRAGMA synchronous=NORMAL")
         self._db.execute("PRAGMA busy_timeout=5000")
-        self._db.executescript(_SCHEMA)
-        self._migrate()
+        migrate(self._db)
         self._snapshots: dict[str, Snapshot] = {}
-
-    def _migrate(self) -> None:
-        """Columns added since a file was made (never destructive): `nodes.created`."""
-        with self._transaction() as db:
-            columns = {str(row[1]) for row in db.execute("PRAGMA table_info(nodes)")}
-            if "created" not in columns:
-                db.execute("ALTER TABLE nodes ADD COLUMN created REAL")
 
     def close(self) -> None:
         """Close the file."""
@@ -221,16 +184,32 @@ class HistoryStore:
                 raise
             self._db.execute("COMMIT")
 
-    def _put(self, db: sqlite3.Connection, snapshots: Mapping[str, Snapshot]) -> None:
-        db.executemany(
-            "INSERT OR IGNORE INTO snapshots(name, body) VALUES (?, ?)",
-            ((name, canonical_json(snap.to_json_dict())) for name, snap in snapshots.items()),
+    def _name(self, db: sqlite3.Connection, snapshot: Snapshot | Split) -> str:
+        """Store a snapshot (once, as parts: `gmtags.history.parts`) and return its name."""
+        cut = snapshot if isinstance(snapshot, Split) else split(snapshot.to_json_dict())
+        if db.execute("SELECT 1 FROM snapshots WHERE name = ?", (cut.name,)).fetchone():
+            return cut.name  # stored already, in either layout
+        ids: dict[str, int] = {}
+        hashes = list(cut.parts)
+        for start in range(0, len(hashes), _BATCH):
+            batch = hashes[start : start + _BATCH]
+            marks = ", ".join("?" for _ in batch)
+            rows = db.execute(
+                f"SELECT hash, id FROM snapshot_parts WHERE hash IN ({marks})", batch
+            ).fetchall()
+            ids.update((str(digest), int(ident)) for digest, ident in rows)
+        for digest in hashes:
+            if digest not in ids:
+                body = zlib.compress(cut.parts[digest].encode("utf-8", "surrogatepass"), _LEVEL)
+                cursor = db.execute(
+                    "INSERT INTO snapshot_parts(hash, body) VALUES (?, ?)", (digest, body)
+                )
+                ids[digest] = int(cursor.lastrowid or 0)
+        db.execute(
+            "INSERT INTO snapshots(name, body, layout) VALUES (?, ?, ?)",
+            (cut.name, manifest(cut, ids), PARTS),
         )
-
-    def _name(self, db: sqlite3.Connection, snapshot: Snapshot) -> str:
-        name = snapshot_hash(snapshot)
-        self._put(db, {name: snapshot})
-        return name
+        return cut.name
 
     # Chats -----------------------------------------------------------------
 
@@ -487,7 +466,8 @@ class HistoryStore:
         A node with the same chat, parent, fingerprint and snapshots is reused,
         so saving a chat twice adds nothing.
         """
-        before_name, after_name = snapshot_hash(before), snapshot_hash(after)
+        cuts = split(before.to_json_dict()), split(after.to_json_dict())
+        before_name, after_name = cuts[0].name, cuts[1].name
         with self._transaction() as db:
             row = db.execute(
                 f"SELECT {_NODE_COLUMNS} FROM nodes WHERE chat_id = ? AND parent IS ? AND key = ?"
@@ -497,7 +477,8 @@ class HistoryStore:
             if row is not None:
                 node = _node(row)
             else:
-                self._put(db, {before_name: before, after_name: after})
+                for cut in cuts:
+                    self._name(db, cut)
                 made = time.time()
                 cursor = db.execute(
                     "INSERT INTO nodes(chat_id, parent, kind, seed, before, after, key, tail,"
@@ -565,21 +546,45 @@ class HistoryStore:
         if cached is not None:
             return cached
         with self._lock:
-            row = self._db.execute("SELECT body FROM snapshots WHERE name = ?", (name,)).fetchone()
-        if row is None:
-            raise HistoryError(f"snapshot {name[:12]}… is not stored")
-        snapshot = Snapshot.model_validate(json.loads(row[0]))
+            row = self._db.execute(
+                "SELECT body, layout FROM snapshots WHERE name = ?", (name,)
+            ).fetchone()
+            if row is None:
+                raise HistoryError(f"snapshot {name[:12]}… is not stored")
+            body, layout = str(row[0]), int(row[1])
+            data = json.loads(body) if layout == FULL else self._assemble(name, body)
+        snapshot = Snapshot.model_validate(data)
         if len(self._snapshots) >= _SNAPSHOT_CACHE:
             self._snapshots.clear()
         self._snapshots[name] = snapshot
         return snapshot
+
+    def _assemble(self, name: str, body: str) -> dict[str, object]:
+        """A layout-2 snapshot's JSON data: its manifest's parts read and put in place."""
+        slots = read_manifest(body)
+        wanted = sorted(part_ids(slots))
+        parts: dict[int, object] = {}
+        for start in range(0, len(wanted), _BATCH):
+            batch = wanted[start : start + _BATCH]
+            marks = ", ".join("?" for _ in batch)
+            rows = self._db.execute(
+                f"SELECT id, body FROM snapshot_parts WHERE id IN ({marks})", batch
+            ).fetchall()
+            parts.update(
+                (int(ident), json.loads(zlib.decompress(body).decode("utf-8", "surrogatepass")))
+                for ident, body in rows
+            )
+        if len(parts) != len(wanted):
+            raise HistoryError(f"snapshot {name[:12]}… names a part that is not stored")
+        return assemble(slots, parts)
 
     def table(self, names: Iterable[str]) -> SnapshotTable:
         """The named snapshots as a table."""
         return SnapshotTable({name: self.snapshot(name) for name in names})
 
     def vacuum_snapshots(self) -> int:
-        """Delete snapshots no chat or node refers to any more; returns how many went."""
+        """Delete snapshots no chat or node refers to any more, and the parts only they held;
+        returns how many snapshots went."""
         with self._transaction() as db:
             cursor = db.execute(
                 "DELETE FROM snapshots WHERE name NOT IN ("
@@ -587,10 +592,22 @@ class HistoryStore:
                 " UNION SELECT after FROM nodes WHERE after IS NOT NULL"
                 " UNION SELECT old FROM edits UNION SELECT new FROM edits)"
             )
-            return cursor.rowcount
+            gone = cursor.rowcount
+            kept: set[int] = set()
+            for (body,) in db.execute("SELECT body FROM snapshots WHERE layout = ?", (PARTS,)):
+                kept |= part_ids(read_manifest(str(body)))
+            unused = [
+                (int(ident),)
+                for (ident,) in db.execute("SELECT id FROM snapshot_parts")
+                if int(ident) not in kept
+            ]
+            db.executemany("DELETE FROM snapshot_parts WHERE id = ?", unused)
+            return gone
 
 
 _BATCH = 500
 """Node ids read in one query (well under SQLite's limit on bound values)."""
+_LEVEL = 6
+"""zlib level of a stored part (measured: `benchmarks/bench_store.py`)."""
 _SNAPSHOT_CACHE = 4096
 """Snapshots kept in memory after reading (each is small; the proxy reads the same ones often)."""

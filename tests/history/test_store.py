@@ -6,6 +6,7 @@ import signal
 import sqlite3
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -19,6 +20,7 @@ from gmtags.history.seeds import derive_node_seed
 from gmtags.history.snapshots import snapshot_hash
 from gmtags.history.store import HistoryStore
 from gmtags.transcript import Chat, read_chat
+from tests.history.test_parts import built_card
 
 START = Snapshot()
 ONE = Snapshot.model_validate({"rulesetClocks": [{"name": "Dawn", "size": 4, "filled": 1}]})
@@ -138,6 +140,89 @@ class TestNodes:
         store.abandon(store.reserve("c", None, "turn", TWO))
         assert store.vacuum_snapshots() == 1
         assert store.current("c") == START
+
+
+PARTY = Snapshot.model_validate(
+    {"gameCharacterCards": {"Vex": built_card(), "Nim": built_card() | {"fields": {"n": 1}}}}
+)
+
+
+def _party(stress: int) -> Snapshot:
+    """The two-card party with Vex at `stress` (cards unchanged)."""
+    return Snapshot.model_validate(
+        {**PARTY.to_json_dict(), "rulesetLive": {"vex": {"tracks": {"stress": stress}}}}
+    )
+
+
+def _count(store: HistoryStore, table: str) -> int:
+    return int(store._db.execute(f"SELECT COUNT(*) FROM {table}").fetchone()[0])
+
+
+class TestSnapshotParts:
+    def test_unchanged_cards_are_stored_once(self, store: HistoryStore) -> None:
+        """Ten snapshots differing in one stress track store each card once, and each reads
+        back equal."""
+        store.ensure_chat("c", PARTY)
+        parent = None
+        for stress in range(10):
+            before = PARTY if stress == 0 else _party(stress - 1)
+            print_ = fingerprint(f"reply {stress}")
+            after = _party(stress)
+            parent = store.add_node("c", parent, before, after, print_, None, current=True).id
+        assert _count(store, "snapshots") == 11 and _count(store, "snapshot_parts") == 2
+        with HistoryStore(store.path) as again:
+            assert all(again.snapshot(snapshot_hash(_party(n))) == _party(n) for n in range(10))
+
+    def test_vacuum_keeps_parts_still_named(self, store: HistoryStore) -> None:
+        """Vacuum drops an abandoned snapshot but not the card parts kept snapshots share."""
+        store.ensure_chat("c", _party(0))
+        store.abandon(store.reserve("c", None, "turn", _party(1)))
+        assert store.vacuum_snapshots() == 1
+        assert _count(store, "snapshot_parts") == 2
+        with HistoryStore(store.path) as again:
+            assert again.start("c") == _party(0)
+
+    def test_a_missing_part_is_an_error(self, store: HistoryStore) -> None:
+        """A manifest naming a part the file lost raises `HistoryError`, not a bare KeyError."""
+        store.ensure_chat("c", PARTY)
+        store._db.execute("DELETE FROM snapshot_parts")
+        with HistoryStore(store.path) as again, pytest.raises(HistoryError, match="part"):
+            again.start("c")
+
+
+class TestConcurrency:
+    def test_two_connections_writing_lose_nothing(self, tmp_path: Path) -> None:
+        """Two stores on one file, writing nodes of one chat from two threads at once (sharing
+        card parts), leave every node with snapshots that read back equal."""
+        path = tmp_path / "shared.sqlite"
+        with HistoryStore(path) as first:
+            first.ensure_chat("c", PARTY)
+        made: dict[int, Snapshot] = {}
+        problems: list[BaseException] = []
+
+        def write(offset: int) -> None:
+            try:
+                with HistoryStore(path) as own:
+                    for round_ in range(40):
+                        after = _party(offset + round_)
+                        node = own.reserve("c", None, "turn", PARTY)
+                        print_ = fingerprint(f"{offset} {round_}")
+                        node = own.complete(node, after, print_, current=True)
+                        made[node.id] = after
+            except BaseException as error:  # reported below, on the test's thread
+                problems.append(error)
+
+        threads = [threading.Thread(target=write, args=(offset,)) for offset in (0, 100)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        assert problems == []
+        with HistoryStore(path) as store:
+            nodes = store.nodes("c")
+            assert len(nodes) == 80 == len(made)
+            assert all(store.snapshot(node.after) == made[node.id] for node in nodes)
+            assert _count(store, "snapshot_parts") == 2
 
 
 WRITER = r"""
