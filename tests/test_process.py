@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import random
+
 import structlog
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -9,6 +11,7 @@ from structlog.testing import capture_logs
 
 from gmtags import Limits, Ruleset, Snapshot, load_ruleset, log, process
 from gmtags.limits import DEFAULT_LIMITS
+from gmtags.process import SeededDice
 from gmtags.state.snapshot import Clock
 from gmtags.tags.scan import find_spans
 from tests.conftest import FIXTURES
@@ -181,3 +184,12 @@ class TestProcess:
         applied = [e for e in events if e["event"] == "command.applied"]
         assert [e["result"] for e in applied] == ["ok", "refused"]
         assert applied[0]["receipt"] == '[clock: name="A" size="4" result="ok" now="0/4"]'
+
+
+class TestSeededDice:
+    def test_throws_as_random_random_does(self) -> None:
+        """The lazily seeded dice throw exactly what `random.Random(seed)` throws, in order."""
+        dice, reference = SeededDice(42), random.Random(42)
+        assert [dice.randint(1, s) for s in (20, 6, 100, 20, 3)] == [
+            reference.randint(1, s) for s in (20, 6, 100, 20, 3)
+        ]
