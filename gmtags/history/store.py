@@ -552,7 +552,12 @@ class HistoryStore:
             if row is None:
                 raise HistoryError(f"snapshot {name[:12]}… is not stored")
             body, layout = str(row[0]), int(row[1])
-            data = json.loads(body) if layout == FULL else self._assemble(name, body)
+            try:
+                data = json.loads(body) if layout == FULL else self._assemble(name, body)
+            except (ValueError, zlib.error) as error:
+                raise HistoryError(
+                    f"snapshot {name[:12]}… is damaged in the store: {error}"
+                ) from None
         snapshot = Snapshot.model_validate(data)
         if len(self._snapshots) >= _SNAPSHOT_CACHE:
             self._snapshots.clear()

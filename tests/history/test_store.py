@@ -189,6 +189,13 @@ class TestSnapshotParts:
         with HistoryStore(store.path) as again, pytest.raises(HistoryError, match="part"):
             again.start("c")
 
+    def test_a_damaged_part_is_an_error(self, store: HistoryStore) -> None:
+        """A part whose body is not what was written raises `HistoryError` naming the damage."""
+        store.ensure_chat("c", PARTY)
+        store._db.execute("UPDATE snapshot_parts SET body = X'00ff'")
+        with HistoryStore(store.path) as again, pytest.raises(HistoryError, match="damaged"):
+            again.start("c")
+
 
 class TestConcurrency:
     def test_two_connections_writing_lose_nothing(self, tmp_path: Path) -> None:
@@ -237,8 +244,11 @@ store = HistoryStore(db)
 store.ensure_chat("killed", Snapshot())
 parent = None
 for round in range(100_000):
+    card = {"Vex": {"fields": {"note": "a long note, stored as a part " * 4 + str(round)}}}
     before = Snapshot.model_validate({"gamePartySheet": {"fields": {"heat": round}}})
-    after = Snapshot.model_validate({"gamePartySheet": {"fields": {"heat": round + 1}}})
+    after = Snapshot.model_validate(
+        {"gamePartySheet": {"fields": {"heat": round + 1}}, "gameCharacterCards": card}
+    )
     node = store.reserve("killed", parent, "turn", before)
     node = store.complete(node, after, fingerprint(f"reply {round}"), current=True)
     parent = node.id
@@ -253,8 +263,8 @@ for round in range(100_000):
 
 class TestCrashSafety:
     def test_sigkill_mid_write_leaves_store_and_chat_readable(self, tmp_path: Path) -> None:
-        """A writer killed with SIGKILL leaves whole nodes, a consistent current node and a whole
-        chat file."""
+        """A writer killed with SIGKILL leaves whole nodes (each snapshot's manifest and parts),
+        a consistent current node and a whole chat file."""
         db, chat = tmp_path / "h.sqlite", tmp_path / "chat.jsonl"
         writer = subprocess.Popen(
             [sys.executable, "-c", WRITER, str(db), str(chat)], stdout=subprocess.PIPE, text=True
@@ -272,9 +282,11 @@ class TestCrashSafety:
         with HistoryStore(db) as store:
             nodes = store.nodes("killed")
             assert len(nodes) >= 50
-            for node in nodes:  # every finished node names stored snapshots
-                heat = store.snapshot(node.after).game_party_sheet.fields["heat"]  # type: ignore[union-attr]
-                assert heat == int(node.fingerprint.text.split()[-1]) + 1
+            for node in nodes:  # every finished node names stored snapshots, parts included
+                after = store.snapshot(node.after)
+                round_ = int(node.fingerprint.text.split()[-1])
+                assert after.game_party_sheet.fields["heat"] == round_ + 1  # type: ignore[union-attr]
+                assert after.game_character_cards["Vex"].fields["note"].endswith(f" {round_}")  # type: ignore[union-attr]
             assert store.current_node("killed") == nodes[-1].id
         parsed: Chat = read_chat(chat)  # never half a file: every line is whole JSON
         assert len(parsed.messages) == 3000
