@@ -6,11 +6,13 @@ Routes: `POST /v1/chat/completions`, `GET /v1/models` (forwarded),
 token every route but `/healthz` needs it (`gmtags.server.auth`). The history
 store is one SQLite connection used from the event loop only: each write is a
 short transaction, and keeping them on one thread keeps them in order without
-a lock.
+a lock. Other processes may write the same file (`gmtags serve --workers N`):
+what they write reaches this process's pages through `gmtags.server.watch`.
 """
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
@@ -30,6 +32,7 @@ from gmtags.server.completions import Completions
 from gmtags.server.config import ServerConfig
 from gmtags.server.errors import error_response
 from gmtags.server.upstream import Upstream, UpstreamError
+from gmtags.server.watch import StoreWatcher
 
 WARM_UP = (
     '[clock: name="gmtags warm-up" size="4"] [skill_check: skill="gmtags warm-up"]'
@@ -72,9 +75,14 @@ def create_app(config: ServerConfig) -> Starlette:
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         warm_up(config)
+        watcher = StoreWatcher(store, book.events)
+        watching = asyncio.create_task(watcher.run()) if watcher.active else None
         try:
             yield
         finally:
+            if watching is not None:
+                watching.cancel()
+            watcher.close()
             await upstream.aclose()
             store.close()
 

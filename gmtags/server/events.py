@@ -8,9 +8,12 @@ event is a small dict; a page reads it as a signal and fetches what it shows
 again, so an event a slow subscriber misses costs nothing but that signal:
 a queue holds at most `QUEUE_SIZE` events and drops its oldest when full.
 
-Events stay inside one process. Publishing never blocks and never raises;
-a subscriber on another event loop (or a publisher on another thread) is
-reached through `call_soon_threadsafe`.
+Events stay inside one process: what other processes write to the same
+history file reaches this one's pages through `gmtags.server.watch`, which
+publishes here too and listens (`ChatEvents.listen`) to know what was already
+told. Publishing never blocks and never raises; a subscriber on another event
+loop (or a publisher on another thread) is reached through
+`call_soon_threadsafe`; a listener is called in the publisher's thread.
 """
 
 from __future__ import annotations
@@ -18,7 +21,7 @@ from __future__ import annotations
 import asyncio
 import itertools
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, Literal
@@ -65,6 +68,25 @@ class ChatEvents:
         self._lock = threading.Lock()
         self._subscribers: dict[str, set[_Subscriber]] = {}
         self._numbers = itertools.count(1)
+        self._listeners: list[Callable[[ChatEvent], None]] = []
+        self._followers: list[Callable[[str], None]] = []
+
+    def on_follow(self, callback: Callable[[str], None]) -> None:
+        """Call `callback(chat_id)` whenever a chat gets its first subscriber."""
+        self._followers.append(callback)
+
+    def listen(self, listener: Callable[[ChatEvent], None]) -> None:
+        """Call `listener(event)` with every event published from now on."""
+        self._listeners.append(listener)
+
+    def unlisten(
+        self, listener: Callable[[ChatEvent], None], follower: Callable[[str], None] | None = None
+    ) -> None:
+        """Stop calling `listener` (and `follower`, given to `on_follow`)."""
+        if listener in self._listeners:
+            self._listeners.remove(listener)
+        if follower in self._followers:
+            self._followers.remove(follower)
 
     @contextmanager
     def subscribe(self, chat_id: str) -> Iterator[asyncio.Queue[ChatEvent]]:
@@ -74,7 +96,11 @@ class ChatEvents:
         """
         subscriber = _Subscriber(asyncio.Queue(QUEUE_SIZE), asyncio.get_running_loop())
         with self._lock:
+            first = chat_id not in self._subscribers
             self._subscribers.setdefault(chat_id, set()).add(subscriber)
+        if first:
+            for callback in list(self._followers):
+                callback(chat_id)
         try:
             yield subscriber.queue
         finally:
@@ -90,6 +116,11 @@ class ChatEvents:
         with self._lock:
             return len(self._subscribers.get(chat_id, ()))
 
+    def followed(self) -> list[str]:
+        """The chats that have a subscriber now."""
+        with self._lock:
+            return list(self._subscribers)
+
     def publish(self, chat_id: str, kind: EventKind, /, **data: Any) -> ChatEvent:
         """Tell every subscriber of `chat_id` that `kind` happened; `data` goes with it."""
         event = ChatEvent(kind, next(self._numbers), {"chat": chat_id, **data})
@@ -104,6 +135,8 @@ class ChatEvents:
                 _offer(subscriber.queue, event)
             elif not subscriber.loop.is_closed():
                 subscriber.loop.call_soon_threadsafe(_offer, subscriber.queue, event)
+        for listener in list(self._listeners):
+            listener(event)
         return event
 
     def node(
