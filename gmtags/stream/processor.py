@@ -12,9 +12,17 @@ as `find_spans` decides it on the whole response:
   reached, or the response is closed: no scan pattern reads across a line
   break or past the tag length, so the prefix then gives the whole answer.
 
-A chunk with no `[` that arrives while nothing is held (receipts or cards)
-goes straight out as it came, and the window keeps none of it: no later tag
-can start before its end (issue 16: most chunks of a reply are narration).
+Most chunks are narration in which no tag can start, so the filter has a
+*flowing* mode (issue 16): while nothing is held but what the view allows
+(`View.can_flow`) and at most the start of a possible head at the end (`[`,
+`[cl`, `[skill_ch`: the *prefix*), a chunk is only scanned for a head. One
+with no `[` goes straight to the view (`feed`'s first lines: a few string
+tests per chunk); one whose every `[` is narration, or that only extends or
+starts a prefix, is split there. The window and every position stay
+untouched meanwhile; the first chunk that brings a whole head catches them up
+(`_catch_up`) and the window decides from there. A chunk inside a pending tag
+with no `]`, no line break and short of the tag length cannot decide it and
+is only kept.
 
 Decided tags go, one at a time and in order, through `gmtags.process.step`
 with the response's one seeded `random.Random`, so the result is byte-identical
@@ -24,19 +32,16 @@ plays the snapshot's active layers as `process()` does (`effective_ruleset`).
 
 from __future__ import annotations
 
-import regex
-
 from gmtags.limits import DEFAULT_LIMITS, Limits
 from gmtags.process import ProcessResult, new_context, new_seed, result_of, step
 from gmtags.ruleset.layers import effective_ruleset
 from gmtags.ruleset.model import Ruleset
 from gmtags.state.snapshot import Snapshot
-from gmtags.stream.views import VIEWS, ReplaceView, View
+from gmtags.stream.heads import has_candidate, open_head
+from gmtags.stream.views import VIEWS, View
 from gmtags.stream.window import Window
 from gmtags.tags.render import Placed
 from gmtags.tags.scan import HEAD, Span, span_at
-
-_LINE_BREAK = regex.compile(r"[\r\n]")
 
 
 class StreamProcessor:
@@ -65,8 +70,12 @@ class StreamProcessor:
         self._context = new_context(played, self.seed, limits)
         self._limits = limits
         self._view: View = VIEWS["display" if display else "cards" if cards else "receipts"]()
+        self._verbatim = self._view.verbatim
         self._window = Window()
         self._chunks: list[str] = []
+        self._taken = 0  # chunks the window has taken in; those after it flowed
+        self._prefix: str | None = ""  # flowing mode: a possible head's start, held
+        self._flowing = True  # flowing with no prefix: `feed` hands a chunk with no [ on
         self._placed: list[Placed] = []
         self._seen = 0  # no tag head starts before this position (after the last span)
         self._head: int | None = None  # the start of a head whose span is not decided yet
@@ -81,6 +90,8 @@ class StreamProcessor:
     @property
     def held(self) -> int:
         """How many characters received are not shown yet."""
+        if self._prefix is not None:
+            self._catch_up()
         return self._window.end - self._view.needed
 
     @property
@@ -92,38 +103,88 @@ class StreamProcessor:
 
     def feed(self, chunk: str) -> str:
         """Take the next piece of the response; return the text that can be shown now."""
-        if not isinstance(chunk, str):
-            raise TypeError("StreamProcessor.feed() needs str chunks")
-        if self._result is not None:
-            raise RuntimeError("StreamProcessor.feed() after close()")
-        if not chunk:
-            return ""
-        self._chunks.append(chunk)
-        window = self._window
-        view = self._view
-        if (
-            isinstance(view, ReplaceView)
-            and "[" not in chunk
-            and self._head is None
-            and window.end == self._seen == view.needed
-        ):
-            # Nothing is held and no tag can start in this chunk: it goes out as it came,
-            # and the window keeps nothing of it (the next tag starts after it).
-            window.base += len(window.text) + len(chunk)
-            window.text = ""
-            self._seen = window.end
-            view.shown_to(window.end)
-            return chunk
-        window.append(chunk)
-        return self._advance(final=False)
+        if self._flowing and "[" not in chunk and type(chunk) is str:
+            self._chunks.append(chunk)
+            return chunk if self._verbatim else self._view.flow(chunk)
+        return self._feed(chunk)
 
     def close(self) -> str:
         """End the response: decide what was held, apply it, return the rest."""
         if self._result is not None:
             raise RuntimeError("StreamProcessor.close() called twice")
+        self._stop_flowing()
         out = self._advance(final=True)
         self._result = result_of("".join(self._chunks), self._placed, self._snapshot, self.seed)
         return out
+
+    def _feed(self, chunk: str) -> str:
+        """`feed` for a chunk with a `[`, or one that comes while something is held."""
+        if not isinstance(chunk, str):
+            raise TypeError("StreamProcessor.feed() needs str chunks")
+        if self._result is not None:
+            raise RuntimeError("StreamProcessor.feed() after close()")
+        if self._prefix is not None and (shown := self._flow(chunk)) is not None:
+            return shown
+        if not chunk:
+            return ""
+        self._stop_flowing()
+        self._chunks.append(chunk)
+        self._taken += 1
+        window = self._window
+        window.append(chunk)
+        if (
+            self._head is not None
+            and "]" not in chunk
+            and "\n" not in chunk
+            and "\r" not in chunk
+            and window.end < self._head + self._limits.tag_length
+        ):
+            return ""  # it cannot decide the pending tag (`_decide`): nothing new to show
+        out = self._advance(final=False)
+        if self._head is None and self._view.can_flow(window, self._seen):
+            self._prefix = window.slice(self._seen, window.end)
+            self._flowing = not self._prefix
+        return out
+
+    def _flow(self, chunk: str) -> str | None:
+        """Flowing mode: show `chunk` unless a whole tag head is in it (then None).
+
+        Every `[` before the first possible head is narration; a possible head
+        cut by the chunk's end is held as the prefix.
+        """
+        text = self._prefix + chunk if self._prefix else chunk
+        start = len(text)
+        if has_candidate(text):
+            if HEAD.search(text) is not None:
+                return None  # a whole head: the window decides
+            if (open_start := open_head(text)) >= 0:
+                if start - open_start >= self._limits.tag_length:
+                    return None  # it cannot become a head that fits: the window says so
+                start = open_start
+        self._chunks.append(chunk)
+        self._prefix = text[start:]
+        self._flowing = not self._prefix
+        shown = text[:start]
+        return shown if self._verbatim else self._view.flow(shown)
+
+    def _catch_up(self) -> None:
+        """Flowing mode: bring the window and the view up to every chunk received."""
+        assert self._prefix is not None
+        passed = self._chunks[self._taken :]
+        self._taken = len(self._chunks)
+        window = self._window
+        flowed = window.end + sum(map(len, passed)) - len(self._prefix)
+        held = self._view.resume(flowed)
+        window.text = held + self._prefix
+        window.base = flowed - len(held)
+        self._seen = flowed
+
+    def _stop_flowing(self) -> None:
+        """Leave flowing mode: from now on the window decides."""
+        if self._prefix is not None:
+            self._catch_up()
+            self._prefix = None
+            self._flowing = False
 
     def _advance(self, final: bool) -> str:
         out: list[str] = []
@@ -150,21 +211,20 @@ class StreamProcessor:
         window, length = self._window, self._limits.tag_length
         text, base = window.text, window.base
         while (i := text.find("[", self._seen - base)) >= 0:
-            head = HEAD.match(text, i, partial=True)
-            if head is None:
-                self._seen = base + i + 1
-            elif head.partial:
-                if final or len(text) - i >= length:  # can no longer become a head that fits
-                    self._seen = base + i + 1
-                else:
-                    self._seen = base + i
-                    return False
-            elif head.end() - i > length:
-                self._seen = base + i + 1
-            else:
+            head = HEAD.match(text, i)
+            if head is not None and head.end() - i <= length:
                 self._head = self._seen = base + i
                 self._looked = base + head.end()
                 return True
+            if (
+                head is None
+                and not final
+                and len(text) - i < length  # else it cannot become a head that fits
+                and open_head(text) == i
+            ):
+                self._seen = base + i
+                return False
+            self._seen = base + i + 1
         self._seen = window.end
         return False
 
@@ -178,7 +238,8 @@ class StreamProcessor:
         settled = (
             final
             or window.end >= self._head + self._limits.tag_length
-            or _LINE_BREAK.search(new) is not None
+            or "\n" in new
+            or "\r" in new
         )
         if not settled and "]" not in new:
             return None

@@ -5,6 +5,11 @@ before it is decided: narration, or tags already placed), and returns the
 text that can be shown now. A view never shows text it might have to take
 back, so the concatenated output equals the whole-text rendering of
 `gmtags.tags.render`.
+
+Most chunks of a reply are narration in which no tag can start. For those the
+filter skips the window (issue 16): once a view says it can `flow`, it is
+handed such chunks one by one and returns what to show; `resume` tells it
+where the response has got to when the filter needs the window again.
 """
 
 from __future__ import annotations
@@ -20,6 +25,9 @@ from gmtags.tags.render import Placed, display_text
 class View(Protocol):
     """One way of showing the stream."""
 
+    verbatim: bool
+    """True when `flow` returns its chunk unchanged (the filter then skips the call)."""
+
     def place(self, window: Window, item: Placed) -> str:
         """A tag was decided (after every earlier one); return what can be shown."""
         ...
@@ -33,9 +41,23 @@ class View(Protocol):
         """The first absolute position the view may still read."""
         ...
 
+    def can_flow(self, window: Window, frontier: int) -> bool:
+        """After `advance` to `frontier` (no tag pending): may the chunks after it `flow`?"""
+        ...
+
+    def flow(self, chunk: str) -> str:
+        """The next chunk, in which no tag can start; return what can be shown."""
+        ...
+
+    def resume(self, end: int) -> str:
+        """The chunks that flowed end at absolute `end`: the text from `needed` on."""
+        ...
+
 
 class ReplaceView:
     """Narration as it comes, each tag replaced by its receipt (or its card) once decided."""
+
+    verbatim = True
 
     def __init__(self, piece: Callable[[Receipt], str]) -> None:
         self._piece = piece
@@ -55,9 +77,15 @@ class ReplaceView:
         self._shown = frontier
         return text
 
-    def shown_to(self, position: int) -> None:
-        """Everything before `position` went out as it came (the filter's fast path)."""
-        self._shown = position
+    def can_flow(self, window: Window, frontier: int) -> bool:
+        return self._shown == frontier
+
+    def flow(self, chunk: str) -> str:
+        return chunk
+
+    def resume(self, end: int) -> str:
+        self._shown = end
+        return ""
 
 
 def receipts_view() -> ReplaceView:
@@ -81,12 +109,22 @@ class DisplayView:
     points gives exactly what rendering the whole line gives. Leading
     whitespace and a trailing space wait for the next narration character or
     the end of the line.
+
+    The same rule on a chunk that flows: with no tag pending, all the view
+    holds is whitespace after its last restart point or line start
+    (`_pending`); a chunk shows that and itself up to its last restart point
+    or line break, and holds the whitespace after.
     """
 
+    verbatim = False
+
     def __init__(self) -> None:
-        self._line_start = 0
+        self._mid_line = False  # `_shown` is a restart point, not a line start
         self._shown = 0  # a restart point or a line start: all before it is shown
         self._tags: list[Placed] = []  # decided tags from `_shown` on
+        # While flowing: the response from `_shown` on (whitespace); None for none
+        # there with `_shown` mid-line (`_mid_line` is then True), the common case.
+        self._pending: str | None = ""
 
     @property
     def needed(self) -> int:
@@ -108,6 +146,45 @@ class DisplayView:
         if stop > self._shown:
             out.append(self._render(window, stop))
         return "".join(out)
+
+    def can_flow(self, window: Window, frontier: int) -> bool:
+        # With no tag held, `advance` left only whitespace before `frontier`.
+        if self._tags:
+            return False
+        pending = window.slice(self._shown, frontier)
+        self._pending = None if self._mid_line and not pending else pending
+        return True
+
+    def flow(self, chunk: str) -> str:
+        if self._pending is None and not chunk[-1:].isspace():
+            return chunk  # mid-line and ending in narration: all of it shows
+        return self._hold(chunk)
+
+    def resume(self, end: int) -> str:
+        pending = "" if self._pending is None else self._pending
+        self._shown = end - len(pending)
+        return pending
+
+    def _hold(self, chunk: str) -> str:
+        """`flow` when whitespace is held or the chunk ends in whitespace."""
+        pending = self._pending
+        if pending is None and "\n" not in chunk:  # mid-line, and it stays so
+            shown = chunk.rstrip()
+            self._pending = chunk[len(shown) :]
+            return shown
+        text = chunk if pending is None else pending + chunk
+        if not text[-1:].isspace():  # narration after the held whitespace: all of it shows
+            if text:
+                self._pending, self._mid_line = None, True
+            return text
+        shown = text.rstrip()
+        newline = text.rfind("\n", len(shown))
+        if newline >= 0:
+            shown, self._mid_line = text[: newline + 1], False
+        elif shown:
+            self._mid_line = True
+        self._pending = text[len(shown) :]
+        return shown
 
     def _restart_point(self, window: Window, frontier: int) -> int:
         """The last position up to `frontier` just after non-whitespace narration."""
@@ -132,7 +209,7 @@ class DisplayView:
         text = window.slice(start, end)
         if not here:
             shown = text
-        elif start == self._line_start:
+        elif not self._mid_line:
             shown = display_text(text, [_shift(item, -start) for item in here])
         else:
             # Mid-line: the text before `start` ends in narration that is not
@@ -140,8 +217,7 @@ class DisplayView:
             # tag-only and keeps a tag at `start` from cutting before itself.
             shown = display_text("x" + text, [_shift(item, 1 - start) for item in here])[1:]
         self._shown = end
-        if text.endswith("\n"):
-            self._line_start = end
+        self._mid_line = not text.endswith("\n")
         return shown
 
 

@@ -75,6 +75,10 @@ WORDS = [
     "🎲",
     "\u2028",
     "\u3000",
+    "\u00a0",
+    "\x85",
+    "e\u0301",
+    "👩\u200d🚀",
     "clock",
     "sheet",
 ]
@@ -150,6 +154,51 @@ def replies_and_cuts(draw: st.DrawFn) -> tuple[str, list[int]]:
     return text, cuts
 
 
+def tricky_cuts(draw: st.DrawFn, text: str) -> list[int]:
+    """Cuts where a chunk boundary is hardest: after a `[` (before the tag name), inside
+    quoted values, between `\r` and `\n`, at a line's start or a tag's end, and after any
+    character that is not ASCII (inside a combining sequence or an emoji ZWJ sequence)."""
+    tricky = [
+        i + step
+        for i, char in enumerate(text)
+        if char in '[]\r\n"“”=:' or not char.isascii()
+        for step in (1, 2)
+        if i + step <= len(text)
+    ]
+    cuts = draw(st.lists(st.sampled_from(tricky), max_size=12)) if tricky else []
+    return cuts + draw(st.lists(st.integers(0, len(text)), max_size=4))
+
+
+@st.composite
+def replies_and_tricky_cuts(draw: st.DrawFn) -> tuple[str, list[int]]:
+    text = draw(REPLIES)
+    return text, tricky_cuts(draw, text)
+
+
+SPACES = st.sampled_from([" ", "  ", "\t", " \t ", "\u3000", "\u00a0", ""])
+
+
+@st.composite
+def display_lines(draw: st.DrawFn) -> str:
+    """Lines for display mode's rules: tag-only lines (with whitespace around the tags),
+    inline tags with and without a space on either side, tags at a line's start or end."""
+    lines = []
+    for _ in range(draw(st.integers(1, 6))):
+        parts = [draw(SPACES)]
+        for _ in range(draw(st.integers(0, 4))):
+            parts.append(draw(st.one_of(VALID_TAGS, broken_tags(), NARRATION, NEAR_MISSES)))
+            parts.append(draw(SPACES))
+        lines.append("".join(parts))
+    breaks = draw(st.lists(st.sampled_from(["\n", "\r\n", " \n", "\n\n"]), min_size=len(lines)))
+    return "".join(line + brk for line, brk in zip(lines, breaks, strict=False))
+
+
+@st.composite
+def display_lines_and_cuts(draw: st.DrawFn) -> tuple[str, list[int]]:
+    text = draw(display_lines())
+    return text, tricky_cuts(draw, text)
+
+
 PROPERTY = settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
@@ -166,6 +215,47 @@ class TestChunkInvariance:
         assert out == expected(whole, mode)
         assert processor.result == whole
         assert processor.result.snapshot == whole.snapshot
+
+    @PROPERTY
+    @given(case=replies_and_tricky_cuts(), mode=st.sampled_from(MODES))
+    def test_tricky_cuts_equal_process(self, case: tuple[str, list[int]], mode: str) -> None:
+        """Cut after a `[`, inside a quoted value, inside `\r\n` or a combining or emoji
+        sequence, the output and the result still equal `process()`."""
+        text, cuts = case
+        whole = process(text, torches(), start(), seed=5)
+        out, processor = stream(text, cuts, mode, 5)
+        assert out == expected(whole, mode)
+        assert processor.result == whole
+
+    @PROPERTY
+    @given(case=display_lines_and_cuts(), mode=st.sampled_from(MODES))
+    def test_line_rules_equal_process(self, case: tuple[str, list[int]], mode: str) -> None:
+        """Display mode's line rules (a tag-only line goes, an inline tag takes one space)
+        come out as `process().display` for any chunking; the other views agree too."""
+        text, cuts = case
+        whole = process(text, torches(), start(), seed=9)
+        out, processor = stream(text, cuts, mode, 9)
+        assert out == expected(whole, mode)
+        assert processor.result == whole
+
+    @PROPERTY
+    @given(case=replies_and_cuts(), mode=st.sampled_from(MODES), asks=st.sets(st.integers(0, 15)))
+    def test_asking_held_changes_nothing(
+        self, case: tuple[str, list[int]], mode: str, asks: set[int]
+    ) -> None:
+        """Reading `held` between chunks (it catches the window up) changes no output."""
+        text, cuts = case
+        processor = StreamProcessor(
+            torches(), start(), 4, display=mode == "display", cards=mode == "cards"
+        )
+        bounds = [0, *sorted(set(cuts)), len(text)]
+        out = []
+        for i, (a, b) in enumerate(itertools.pairwise(bounds)):
+            if i in asks:
+                assert 0 <= processor.held <= a
+            out.append(processor.feed(text[a:b]))
+        out.append(processor.close())
+        assert "".join(out) == expected(process(text, torches(), start(), seed=4), mode)
 
     @PROPERTY
     @given(text=REPLIES, mode=st.sampled_from(MODES))
@@ -203,6 +293,25 @@ class TestChunkInvariance:
             for b in range(a, len(text), 3):
                 assert stream(text, [a, b], mode, 3)[0] == whole
 
+    @pytest.mark.parametrize("mode", MODES)
+    def test_every_cut_of_display_lines(self, mode: str) -> None:
+        """Every one-cut and two-cut chunking of lines that exercise display's rules agrees:
+        tag-only lines, a tag ending or starting a line, two tags inline, blank lines."""
+        text = (
+            ' \t[clock: name="Alarm" tick="1"] \r\n'
+            'Ada runs [sheet: op="spend" pool="hp" amount="1"]\n'
+            '[clock: name="Alarm" tick="1"] and\t[clock: name="Alarm" tick="1"]\u3000[clock: bad\n'
+            "  \n"
+            'x [clock: name="Gate" size="4"] [sheet: op="x"] y  \n'
+            '[skill_check: skill="athletics" dc="12" who="Ada"]'
+        )
+        whole = expected(process(text, torches(), start(), seed=3), mode)
+        for a in range(len(text) + 1):
+            assert stream(text, [a], mode, 3)[0] == whole
+        for a in range(0, len(text), 4):
+            for b in range(a, len(text), 3):
+                assert stream(text, [a, b], mode, 3)[0] == whole
+
     def test_forty_commands_then_too_many(self) -> None:
         """Past the command limit tags are refused as too-many, as `process()` does."""
         text = 'x [clock: name="Alarm" tick="1"]\n' * 45
@@ -210,6 +319,39 @@ class TestChunkInvariance:
         out, processor = stream(text, list(range(0, len(text), 3)), "text", 1)
         assert out == whole.text
         assert processor.result.receipts[-1].reason == "too-many"
+
+
+class TestNarrationSurvives:
+    @PROPERTY
+    @given(case=replies_and_tricky_cuts())
+    def test_narration_outside_tags_is_byte_for_byte(self, case: tuple[str, list[int]]) -> None:
+        """In receipt mode the stream is the response's narration, unchanged, with each
+        tag's text swapped for its receipt: nothing else is added, lost or moved."""
+        text, cuts = case
+        out, processor = stream(text, cuts, "text")
+        pos = shown = 0
+        for item in processor.result.placed:
+            narration = text[pos : item.start]
+            assert out[shown : shown + len(narration)] == narration
+            shown += len(narration)
+            assert out[shown:].startswith(item.receipt.render())
+            shown += len(item.receipt.render())
+            pos = item.end
+        assert out[shown:] == text[pos:]
+
+    @settings(max_examples=300, deadline=None)
+    @given(
+        text=st.text(max_size=60),
+        cuts=st.lists(st.integers(0, 60), max_size=10),
+        mode=st.sampled_from(MODES),
+    )
+    def test_no_text_raises(self, text: str, cuts: list[int], mode: str) -> None:
+        """Any text in any chunks, in any view, streams without raising and equals `process()`."""
+        cuts = [cut for cut in cuts if cut <= len(text)]
+        out, processor = stream(text, cuts, mode)
+        whole = process(text, torches(), start(), seed=7)
+        assert out == expected(whole, mode)
+        assert processor.result == whole
 
 
 class TestHoldingBack:
@@ -236,6 +378,29 @@ class TestHoldingBack:
         assert processor.held == 0
         whole = process("".join(chunks), torches(), start(), seed=1)
         assert "".join(shown) + processor.close() == (whole.cards if mode else whole.text)
+
+    @pytest.mark.parametrize("mode", [{}, {"cards": True}, {"display": True}])
+    def test_stray_brackets_pass_straight_through(self, mode: dict[str, bool]) -> None:
+        """A `[` no tag name can follow (`[OOC`, `[1]`) is narration at once, in every view."""
+        processor = self.feeder(**mode)
+        assert processor.feed("[OOC") == "[OOC"
+        assert processor.feed(": x] [1]") == ": x] [1]"
+        assert processor.held == 0
+
+    def test_a_head_cut_into_pieces_is_held_until_it_is_one(self) -> None:
+        """`[`, `cl`, `ock` are held as a head's start; the `:` makes a tag, its `]` a receipt."""
+        processor = self.feeder()
+        assert processor.feed("Bells [") == "Bells "
+        assert [processor.feed(piece) for piece in ("cl", "ock", " :")] == ["", "", ""]
+        assert processor.held == len("[clock :")
+        assert processor.feed(' name="Alarm" tick="1"] on').startswith("[clock: name=")
+
+    def test_a_head_start_that_goes_nowhere_is_released(self) -> None:
+        """`[cl` then `ue` is narration: it is shown as soon as it cannot be a head."""
+        processor = self.feeder()
+        assert processor.feed("A [cl") == "A "
+        assert processor.feed("ue]") == "[clue]"
+        assert processor.held == 0
 
     def test_bracket_then_newline_is_released(self) -> None:
         """A `[` that meets a line break cannot be a tag and is released as narration."""
@@ -317,6 +482,35 @@ class TestHoldingBack:
         assert processor.feed("Hello") == "Hello"
         assert processor.feed(" world ") == " world"
         assert processor.feed("\n") == " \n"
+
+    def test_display_holds_only_trailing_whitespace(self) -> None:
+        """Narration flows in display mode; only whitespace a tag could still take waits."""
+        processor = self.feeder(display=True)
+        assert processor.feed("Ada ") == "Ada"
+        assert processor.held == 1
+        assert processor.feed("\t") == ""
+        assert processor.feed("runs") == " \truns"
+        assert processor.feed(" \r") == ""
+        assert processor.feed("\n  ") == " \r\n"
+        assert processor.held == 2
+        assert processor.feed("x") == "  x"
+        assert processor.feed("y\n\t") == "y\n"
+        assert processor.held == 1
+
+    def test_display_inline_tag_takes_the_held_space(self) -> None:
+        """The space held before an inline tag is the one the tag takes."""
+        processor = self.feeder(display=True)
+        shown = [processor.feed(piece) for piece in ("Ada ", '[clock: name="Alarm" tick="1"]')]
+        assert shown == ["Ada", ""]
+        assert processor.feed(" runs.") == " runs."
+
+    def test_display_line_after_a_tag_only_line(self) -> None:
+        """Narration that flows at the start of a line after a tag-only line marks that line
+        as not tag-only, so a tag ending it keeps the line break."""
+        tag = '[clock: name="Alarm" tick="1"]'
+        processor = self.feeder(display=True)
+        shown = [processor.feed(piece) for piece in (tag + "\n", "abcd", " [cl", f"ock{tag[6:]}\n")]
+        assert "".join(shown) + processor.close() == "abcd\n"
 
     def test_display_tag_only_line_disappears(self) -> None:
         """A line holding only tags goes, line break and all, once it has ended."""
