@@ -7,7 +7,7 @@ STAMP  := $(VENV)/.installed
 # pins an old lark-parser, so it is installed there with --no-deps.
 BENCH  := .venv-bench
 
-.PHONY: demo test lint bench clean chromium screenshots
+.PHONY: demo test lint bench clean chromium postgresql screenshots
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -27,7 +27,12 @@ chromium:
 	@command -v chromium >/dev/null 2>&1 || { apt-get update && \
 		DEBIAN_FRONTEND=noninteractive apt-get install -y chromium; }
 
-test: lint chromium
+# The PostgreSQL tests start a server of their own from Debian's binaries (never the system's).
+postgresql:
+	@ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || { apt-get update && \
+		DEBIAN_FRONTEND=noninteractive apt-get install -y postgresql; }
+
+test: lint chromium postgresql
 	$(BIN)/pytest
 
 # The README's screenshots of the pages (docs/*.png), taken by the browser tests.

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -12,6 +12,7 @@ import pytest
 from click.testing import CliRunner
 
 from gmtags import Ruleset, load_ruleset
+from tests.postgres import PostgresServer, bindir
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "fixtures"
@@ -83,3 +84,19 @@ def hostile_files(cases: Mapping[str, tuple[str, str, str | None]], name: str) -
         return Hostile(file, text, message, place)
 
     return hostile
+
+
+@pytest.fixture(scope="session")
+def postgres() -> Iterator[PostgresServer]:
+    """A real PostgreSQL server of this test session's own (tests/postgres.py)."""
+    binaries = bindir()
+    if binaries is None:
+        pytest.fail(
+            "PostgreSQL's binaries are missing: `make test` installs them (make postgresql)"
+        )
+    server = PostgresServer(binaries)
+    try:
+        server.start()
+        yield server
+    finally:
+        server.stop()
