@@ -119,9 +119,19 @@ class Server:
 
 
 @contextmanager
-def serving(name: str, command: list[str], port: int, ready: str) -> Iterator[Server]:
-    """Start `command` (listening on `port`), wait until GET `ready` answers, stop it after."""
-    process = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL)
+def serving(
+    name: str, command: list[str], port: int, ready: str, tree: str | None = None
+) -> Iterator[Server]:
+    """Start `command` (listening on `port`, with gmtags imported from `tree` when given),
+    wait until GET `ready` answers, stop it after."""
+    env = None if tree is None else {**os.environ, "PYTHONPATH": tree}
+    process = subprocess.Popen(
+        command,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        env=env,
+        cwd=tempfile.gettempdir(),  # not the repository: `-c` puts the working folder first
+    )
     try:
         deadline = time.monotonic() + 30
         while True:
@@ -296,6 +306,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     parser.add_argument("--workers", type=int, default=1, help="gmtags serve --workers (1)")
     parser.add_argument("--profile", metavar="FILE", help="run gmtags serve under cProfile")
+    parser.add_argument(
+        "--gmtags-tree",
+        metavar="DIR",
+        help="run gmtags serve from this source tree (a baseline worktree); the rest from here",
+    )
     parser.add_argument("--serve-upstream", type=int, metavar="PORT", help=argparse.SUPPRESS)
     parser.add_argument(
         "--serve-bare", nargs=2, metavar=("PORT", "UPSTREAM"), help=argparse.SUPPRESS
@@ -336,7 +351,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         ]
         if args.workers != 1:
             gmtags_command += ["--workers", str(args.workers)]
-        proxy = stack.enter_context(serving("gmtags serve", gmtags_command, port, "/healthz"))
+        proxy = stack.enter_context(
+            serving("gmtags serve", gmtags_command, port, "/healthz", args.gmtags_tree)
+        )
         legs = [
             Leg("direct", None, new_chats("direct", args.chats)),
             Leg("bare", bare, new_chats("bare", args.chats)),

@@ -43,14 +43,16 @@ from starlette.requests import Request
 from starlette.responses import Response, StreamingResponse
 
 from gmtags.history.fingerprint import Fingerprint, fingerprint, iter_receipts, of_receipts
+from gmtags.history.store import Node
 from gmtags.log import get_logger
-from gmtags.prompt import gm_instructions
+from gmtags.prompt import Instructions, gm_instructions
 from gmtags.server.chats import CHAT_HEADER, MAX_CHAT_ID, ChatBook, Turn, chat_header
 from gmtags.server.config import ServerConfig
 from gmtags.server.errors import error_response, json_response
 from gmtags.server.messages import with_instructions
-from gmtags.server.sse import DONE, event, sse_data
+from gmtags.server.sse import DONE, event, sse_data, sse_lines
 from gmtags.server.upstream import Upstream, UpstreamError, failure
+from gmtags.state.snapshot import Snapshot
 from gmtags.stream import StreamProcessor
 from gmtags.text import mend_surrogates
 
@@ -58,6 +60,8 @@ SLICE = 2 * 1024
 """Characters processed between two hand-backs to the event loop (a few ms of tags)."""
 _SPANS = 256
 """Tag spans read between two hand-backs while finding a long reply's receipts."""
+PREPARED = 256
+"""Snapshots whose GM instructions are kept made ahead (a few kB each)."""
 
 
 class BadRequest(Exception):
@@ -144,6 +148,23 @@ class Completions:
         self.book = book
         self.upstream = upstream
         self.log = get_logger(component="serve")
+        self.prepared: dict[str, Instructions] = {}
+        """The GM instructions made for the snapshot a streamed reply left, by its name: made
+        after the reply's last bytes went out, so the turn that goes on from it does not wait
+        for them (a swipe of it neither)."""
+
+    def instructions(self, turn: Turn) -> Instructions:
+        """The GM instructions for the snapshot `turn` starts from."""
+        made = self.prepared.get(turn.node.before)
+        return made if made is not None else gm_instructions(self.config.ruleset, turn.before)
+
+    def prepare(self, name: str, snapshot: Snapshot) -> None:
+        """Make the GM instructions for `snapshot` (named `name`) before a request needs them."""
+        if name in self.prepared:
+            return
+        if len(self.prepared) >= PREPARED:
+            del self.prepared[next(iter(self.prepared))]  # the oldest
+        self.prepared[name] = gm_instructions(self.config.ruleset, snapshot)
 
     async def handle(self, request: Request) -> Response:
         """Answer one chat completions request."""
@@ -157,7 +178,7 @@ class Completions:
             )
         turn = self.book.begin(named, body["messages"])
         headers = chat_header(turn.chat_id)
-        instructions = gm_instructions(self.config.ruleset, turn.before)
+        instructions = self.instructions(turn)
         messages = with_instructions(
             body["messages"], instructions, merge=self.config.merge_instructions
         )
@@ -209,16 +230,15 @@ class Completions:
         relay = _Relay(self._processor(turn))
         last: dict[str, Any] = {}
         broken = False
-        recorded = False
+        recorded: Node | None = None
 
         def record(print_: Fingerprint | None = None) -> None:
             """Record the reply, once: before the last bytes go out, so a caller that has read
             the whole stream always finds the reply stored."""
             nonlocal recorded
-            if not recorded:
-                recorded = True
+            if recorded is None:
                 result = relay.processor.result
-                self.book.finish(turn, relay.shown, result.snapshot, print_)
+                recorded = self.book.finish(turn, relay.shown, result.snapshot, print_)
                 log.info("reply", receipts=len(result.receipts))
 
         async def finish() -> str:
@@ -228,7 +248,7 @@ class Completions:
             return tail
 
         try:
-            async for data in sse_data(upstream.aiter_lines()):
+            async for data in sse_data(sse_lines(_body(upstream))):
                 if data.strip() == DONE:
                     if tail := await finish():
                         yield event(_tail(last, tail))
@@ -252,12 +272,14 @@ class Completions:
             yield event(failed.body)
         finally:
             # A caller that hangs up cancels every later await: record before awaiting.
-            if broken and not recorded:
+            if broken and recorded is None:
                 self.book.abandon(turn)
-            elif not recorded:
+            elif recorded is None:
                 relay.close()
                 record()
             await upstream.aclose()
+        if recorded is not None:  # the stream went out whole: the next turn starts here
+            self.prepare(recorded.after, relay.processor.result.snapshot)
 
 
 class _Relay:
@@ -315,6 +337,14 @@ class _Relay:
                 out += self.close()
             if isinstance(content, str) or out:
                 delta["content"] = out
+
+
+def _body(upstream: httpx.Response) -> AsyncIterator[bytes]:
+    """The upstream stream's bytes as they arrive, decompressed only when it was compressed
+    (httpx's decoding layers cost a little on every chunk)."""
+    if upstream.headers.get("content-encoding", "identity").strip().lower() == "identity":
+        return upstream.aiter_raw()
+    return upstream.aiter_bytes()
 
 
 def _tail(last: Mapping[str, Any], text: str) -> dict[str, Any]:

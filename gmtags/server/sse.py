@@ -1,4 +1,11 @@
-"""Server-sent events as OpenAI streams them: `data: <json>` events, then `data: [DONE]`."""
+"""Server-sent events as OpenAI streams them: `data: <json>` events, then `data: [DONE]`.
+
+The upstream's stream is read as bytes (`sse_lines`): split into lines where
+the SSE format ends them (CRLF, LF or CR, nowhere else), each line decoded as
+UTF-8. httpx's own `aiter_lines` costs more per chunk (it decodes the whole
+stream as text, then splits it as `str.splitlines` does, so a JSON string
+holding U+2028 or U+0085 as is would be cut in two and its chunk lost).
+"""
 
 from __future__ import annotations
 
@@ -8,6 +15,25 @@ from typing import Any
 from gmtags.server.errors import json_bytes
 
 DONE = "[DONE]"
+
+
+async def sse_lines(chunks: AsyncIterable[bytes]) -> AsyncIterator[str]:
+    """The lines of an SSE byte stream, however it is cut into chunks (a CR at the end of one
+    chunk waits for the next: it may be half of a CRLF); undecodable bytes read as U+FFFD."""
+    pending = b""
+    async for chunk in chunks:
+        text = pending + chunk
+        held = b""
+        if b"\r" in text:
+            if text.endswith(b"\r"):
+                text, held = text[:-1], b"\r"
+            text = text.replace(b"\r\n", b"\n").replace(b"\r", b"\n")
+        *lines, pending = text.split(b"\n")
+        pending += held
+        for line in lines:
+            yield line.decode("utf-8", "replace")
+    if pending:
+        yield pending.removesuffix(b"\r").decode("utf-8", "replace")
 
 
 async def sse_data(lines: AsyncIterable[str]) -> AsyncIterator[str]:

@@ -8,6 +8,7 @@ import socket
 import threading
 import time
 from collections.abc import Callable
+from pathlib import Path
 
 import httpx
 import openai
@@ -17,7 +18,13 @@ from structlog.testing import capture_logs
 
 from gmtags import ProcessResult, log, process
 from gmtags.history.store import HistoryStore, Node
+from gmtags.prompt import gm_instructions
+from gmtags.server.chats import ChatBook
+from gmtags.server.completions import PREPARED, Completions
+from gmtags.server.demo import demo_config
 from gmtags.server.demo_upstream import DEMO_REPLIES, MODEL, ScriptedUpstream
+from gmtags.server.messages import with_instructions
+from gmtags.server.upstream import Upstream
 from gmtags.state.snapshot import Snapshot
 from tests.server.conftest import Proxy
 
@@ -381,3 +388,35 @@ class TestSlices:
         fed: list[str] = []
         out = asyncio.run(_feed(lambda text: fed.append(text) or text, "y" * SLICE))
         assert out == "y" * SLICE and fed == ["y" * SLICE]
+
+
+class TestPreparedInstructions:
+    def test_the_next_turn_gets_the_instructions_of_its_snapshot(
+        self, proxy: Proxy, chat_id: str
+    ) -> None:
+        """The turn going on from a streamed reply is sent exactly the GM instructions of the
+        snapshot that reply left (made ahead, after the reply went out)."""
+        first = ask(proxy, chat_id, FIRST, stream=True)
+        ask(proxy, chat_id, second_turn(first), stream=True)
+        with stored(proxy) as store:
+            after = store.snapshot(store.nodes(chat_id)[0].after)
+        expected = with_instructions(
+            second_turn(first), gm_instructions(proxy.config.ruleset, after), merge=False
+        )
+        assert proxy.upstream.requests[-1]["messages"] == expected
+
+    def test_made_ahead_by_snapshot_name(self, tmp_path: Path) -> None:
+        """A turn starting from a snapshot made ahead gets those instructions; any other turn
+        gets them made for it; the oldest go first once `PREPARED` are kept."""
+        config = demo_config("http://127.0.0.1:9/v1")
+        with HistoryStore(tmp_path / "h.sqlite3") as store:
+            book = ChatBook(store, config.start)
+            made = Completions(config, book, Upstream(config.upstream, 1.0))
+            turn = book.begin("c", FIRST)
+            fresh = made.instructions(turn)
+            assert fresh == gm_instructions(config.ruleset, config.start)
+            made.prepare(turn.node.before, turn.before)
+            assert made.instructions(turn) is made.prepared[turn.node.before]
+            for number in range(PREPARED):
+                made.prepare(f"other-{number}", turn.before)
+            assert turn.node.before not in made.prepared and len(made.prepared) == PREPARED

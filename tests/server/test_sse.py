@@ -3,9 +3,14 @@
 from __future__ import annotations
 
 import asyncio
+import itertools
+import re
 from collections.abc import AsyncIterator
 
-from gmtags.server.sse import DONE, event, sse_data
+from hypothesis import given
+from hypothesis import strategies as st
+
+from gmtags.server.sse import DONE, event, sse_data, sse_lines
 
 
 async def _lines(*lines: str) -> AsyncIterator[str]:
@@ -40,3 +45,48 @@ class TestEvent:
         """JSON data is written compactly with UTF-8 kept; `[DONE]` is written as is."""
         assert event({"a": "é"}) == 'data: {"a":"é"}\n\n'.encode()
         assert event(DONE) == b"data: [DONE]\n\n"
+
+
+def _split(data: bytes, cuts: list[int]) -> list[bytes]:
+    """`data` cut at the (sorted, deduplicated) positions `cuts`."""
+    points = [0, *sorted({cut % (len(data) + 1) for cut in cuts}), len(data)]
+    return [data[start:end] for start, end in itertools.pairwise(points)]
+
+
+def _lines_of(chunks: list[bytes]) -> list[str]:
+    async def feed() -> AsyncIterator[bytes]:
+        for chunk in chunks:
+            yield chunk
+
+    async def collect() -> list[str]:
+        return [line async for line in sse_lines(feed())]
+
+    return asyncio.run(collect())
+
+
+class TestSseLines:
+    def test_every_line_ending_the_format_allows(self) -> None:
+        """CRLF, LF and CR end a line; a last line without an ending still counts."""
+        assert _lines_of([b"a\r\nb\nc\rd"]) == ["a", "b", "c", "d"]
+
+    def test_a_crlf_cut_in_two_is_one_ending(self) -> None:
+        """A CR closing one chunk and the LF opening the next end one line, not two."""
+        assert _lines_of([b"data: x\r", b"\n\r", b"\n"]) == ["data: x", ""]
+
+    def test_only_the_format_s_endings_split(self) -> None:
+        """U+2028, U+0085 and form feeds inside a JSON string stay in their line."""
+        text = 'data: {"c":"a\u2028b\u0085c\x0cd"}\n\n'
+        assert _lines_of([text.encode()]) == [text[:-2], ""]
+
+    @given(
+        st.lists(st.sampled_from(["data: ", "é", "😀", "x", "\r", "\n", "\r\n", " ", "{}"])),
+        st.lists(st.integers(min_value=0, max_value=400), max_size=8),
+    )
+    def test_any_cut_reads_as_the_whole(self, parts: list[str], cuts: list[int]) -> None:
+        """However the bytes are cut into chunks (inside a UTF-8 character too), the lines are
+        those of the whole text split at CRLF, LF and CR."""
+        text = "".join(parts)
+        expected = re.split(r"\r\n|\r|\n", text)
+        if text.endswith(("\r", "\n")) or not text:
+            expected.pop()  # the ending of the last line opens no new one
+        assert _lines_of(_split(text.encode(), cuts)) == expected
