@@ -183,7 +183,8 @@ def main() -> None:
     print(f"  of it, stored snapshots:           {stored / 1e6:10.2f} MB")
     print(
         f"  file / reference: {size / reference:6.1%}  (goal: at most {GOAL:.0%}; "
-        f"{'met' if size <= GOAL * reference else 'not met'})"
+        f"{'met' if size <= GOAL * reference else 'not met'}; "
+        f"stored snapshots / reference: {stored / reference:.1%})"
     )
     print(f"  save a node (reserve + complete):  {save_s / REPLIES * 1e6:10.0f} µs")
     print(f"  read a snapshot back (cold):       {read_s * 1e6:10.0f} µs")

@@ -9,7 +9,9 @@ later version than this gmtags knows is refused rather than misread.
 
 The statements are plain SQL a PostgreSQL store can share (issue 17): tables,
 columns with defaults, indexes. `WITHOUT ROWID` (a SQLite storage choice for
-`snapshots`) is the one SQLite-only clause, kept from version 1.
+`snapshots`) is the one SQLite-only clause, kept from version 1; whether a
+table has a column is read from `PRAGMA table_info` (`information_schema` on
+PostgreSQL), and a new part's id from the cursor (`RETURNING id` there).
 
 Versions:
 1. The first store: `snapshots(name, body)` with full canonical JSON bodies,
