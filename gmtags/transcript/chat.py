@@ -32,14 +32,14 @@ import contextlib
 import os
 import stat
 import tempfile
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Literal
 
 from gmtags.errors import GmtagsError
 from gmtags.jsonfile import JsonTextError, loads
-from gmtags.transcript.jsontext import Edit, splice_all
+from gmtags.transcript.jsontext import Edit, apply_all, rewrite
 from gmtags.transcript.jsontext import Path as JsonPath
 
 Kind = Literal["sillytavern", "plain"]
@@ -75,12 +75,17 @@ class Line:
 
         Issue 11: a message with thousands of swipes gets all its per-swipe
         records written at once, in time linear in the line, not one whole-line
-        edit each.
+        edit each. Issue 16: the data is edited as the text is (`apply_all`),
+        never parsed again from it; and a line spelled exactly as gmtags would
+        write its data (`JSON.stringify`'s spelling, as SillyTavern writes its
+        chats) is written again whole from the edited data, which gives the same
+        text as splicing it (`gmtags.transcript.jsontext.rewrite`) in a fraction
+        of the time.
         """
         if not edits:
             return self
-        text = splice_all(self.text, edits)
-        return replace(self, text=text, data=loads(text))
+        data = apply_all(self.data, edits)
+        return Line(rewrite(self.text, self.data, data, edits), data, self.number)
 
 
 @dataclass(frozen=True, slots=True)
@@ -125,6 +130,15 @@ class Chat:
         """This chat with message `index` replaced."""
         messages = list(self.messages)
         messages[index] = line
+        return replace(self, messages=tuple(messages))
+
+    def with_messages(self, lines: Mapping[int, Line]) -> Chat:
+        """This chat with each message `index` of `lines` replaced (one copy of the messages)."""
+        if not lines:
+            return self
+        messages = list(self.messages)
+        for index, line in lines.items():
+            messages[index] = line
         return replace(self, messages=tuple(messages))
 
     def with_header(self, header: Line) -> Chat:

@@ -8,6 +8,16 @@
 `--jobs N` spreads them over N processes, with a progress bar when stderr is
 a terminal and a one-line summary on stderr at the end.
 
+Decision (issue 16): a chat is the unit of work. Each assistant message starts
+from the snapshot the one before it left, so the messages of one chat are a
+chain that one process runs in order, and `--jobs` runs several chats at once,
+the largest files first; one chat with `--jobs 2` runs as with `--jobs 1`.
+What is outside that chain (reading the lines, naming and writing snapshots) is
+a small part of a chat's time (`benchmarks/bench_transcript.py`), less than
+shipping the snapshots to another process would cost. The output does not
+depend on `--jobs`: every chat is run by the same code from the same ruleset
+and start, and written to its own file.
+
 Decisions where SPEC §6 is silent:
 - With one chat, the result goes to `--out` or stdout. With several, `--out`
   names a folder (made when missing) that receives each chat under its name
@@ -37,6 +47,7 @@ Decisions where SPEC §6 is silent:
 
 from __future__ import annotations
 
+import gc
 import json
 import sqlite3
 import sys
@@ -109,10 +120,10 @@ def _load(
     return ruleset, start
 
 
-def _init_worker(
-    ruleset_path: str | None, state_path: str | None, rulesets: Sequence[str] = ()
-) -> None:
-    _WORKER["loaded"] = _load(ruleset_path, state_path, rulesets)
+def _init_worker(ruleset: Ruleset | None, start: Snapshot | None) -> None:
+    """A worker keeps the ruleset and start the main process read (under `fork` they are
+    inherited, not read or copied again; under `spawn` they arrive pickled)."""
+    _WORKER["loaded"] = (ruleset, start)
 
 
 def _open_store(task: Task) -> HistoryStore:
@@ -131,8 +142,35 @@ def _layered(task: Task, chat: Chat, start: Snapshot | None) -> Snapshot | None:
     return start_layers(found, task.layers)
 
 
+@contextmanager
+def _old_objects_set_aside() -> Iterator[None]:
+    """Leave the objects alive before a chat runs out of the cyclic collector's full passes.
+
+    Issue 16: a full pass walks every object alive, pydantic's compiled schemas for
+    the ruleset and snapshot models among them (about 90 ms each on the benchmark
+    machine), and a 10,000-message chat grows the heap enough to set off several:
+    a third of a reprocess went to them. Frozen (`gc.freeze`), the objects that were
+    there before are not walked, while everything the chat makes is collected as
+    usual; they are handed back (`gc.unfreeze`) when it is done. When something
+    else has frozen objects already, nothing is changed, so its freeze stands.
+    """
+    if gc.get_freeze_count():
+        yield
+        return
+    gc.freeze()
+    try:
+        yield
+    finally:
+        gc.unfreeze()
+
+
 def _run(task: Task, ruleset: Ruleset | None, start: Snapshot | None) -> Outcome:
     """Run one task; an unreadable chat becomes an error outcome, never an exception."""
+    with _old_objects_set_aside():
+        return _run_task(task, ruleset, start)
+
+
+def _run_task(task: Task, ruleset: Ruleset | None, start: Snapshot | None) -> Outcome:
     try:
         chat = read_chat(task.chat)
         if task.command == "state":
@@ -251,6 +289,20 @@ def _progress(total: int, label: str) -> Iterator[Callable[[], None]]:
         yield lambda: progress.advance(bar)
 
 
+def _largest_first(tasks: Sequence[Task]) -> list[int]:
+    """The tasks' indexes, the largest chat file first (ties and unreadable files in order):
+    the long chats start at once and the short ones fill the gaps, so no process is left
+    with one long chat after the others are done."""
+
+    def size(index: int) -> int:
+        try:
+            return Path(tasks[index].chat).stat().st_size
+        except OSError:
+            return 0
+
+    return sorted(range(len(tasks)), key=lambda index: -size(index))
+
+
 def _execute(
     tasks: Sequence[Task],
     jobs: int,
@@ -261,7 +313,10 @@ def _execute(
 ) -> list[Outcome]:
     """Run every task, in `jobs` processes when there are several; outcomes in task order.
 
-    `--layers` is checked against the ruleset here, before any chat runs.
+    `--layers` is checked against the ruleset here, before any chat runs. A chat
+    is the unit of work: each message starts from the state the one before it
+    left, so one chat always runs in one process, and `--jobs` runs several chats
+    at once (at most one process per chat).
     """
     ruleset, start = _load(ruleset_path, state_path, rulesets)
     if layers is not None and ruleset is not None:
@@ -278,12 +333,13 @@ def _execute(
                 advance()
         else:
             with ProcessPoolExecutor(
-                max_workers=jobs,
+                max_workers=min(jobs, len(tasks)),
                 initializer=_init_worker,
-                initargs=(ruleset_path, state_path, tuple(rulesets)),
+                initargs=(ruleset, start),
             ) as pool:
                 futures: dict[Future[Outcome], int] = {
-                    pool.submit(_run_in_worker, task): index for index, task in enumerate(tasks)
+                    pool.submit(_run_in_worker, tasks[index]): index
+                    for index in _largest_first(tasks)
                 }
                 for future in as_completed(futures):
                     outcomes[futures[future]] = future.result()

@@ -185,6 +185,66 @@ def splice_all(text: str, edits: Sequence[Edit]) -> str:
     return "".join(pieces)
 
 
+def _apply(data: Any, node: _Node) -> Any:
+    """What `data` becomes under `node`'s edits, as `_plan` edits its text (`data` stays)."""
+    if node.value is not _UNSET:
+        return node.value
+    keys = list(node.children)
+    if all(isinstance(key, int) for key in keys):
+        if not isinstance(data, list):
+            raise ValueError("the path names an array element of a value that is not an array")
+        items = list(data)
+        for key, child in node.children.items():
+            assert isinstance(key, int)
+            if not 0 <= key < len(items):
+                raise IndexError(f"array index {key} is out of range")
+            items[key] = _apply(items[key], child)
+        return items
+    if any(isinstance(key, int) for key in keys):
+        raise ValueError("the paths name both array elements and object members of one value")
+    if not isinstance(data, dict):
+        return _fresh(node)
+    members = dict(data)
+    for key, child in node.children.items():
+        members[key] = _apply(data[key], child) if key in data else _fresh(child)
+    return members
+
+
+def apply_all(data: Any, edits: Sequence[Edit]) -> Any:
+    """The parsed value of `splice_all(text, edits)`, from the parsed value of `text`.
+
+    The same edits made to JSON data instead of its text: only the objects and
+    arrays on the paths are copied (the rest is shared, never changed), members
+    a key adds come last in its object, and a value that is not an object where
+    a member is set becomes one, as `splice_all` writes them. The values set
+    must be JSON data (dicts with string keys, lists, strings, numbers, booleans,
+    None): they are kept as they are, as the text's parse would give them back.
+    """
+    if not edits:
+        return data
+    return _apply(data, _tree(edits))
+
+
+def rewrite(text: str, data: Any, edited: Any, edits: Sequence[Edit]) -> str:
+    """`splice_all(text, edits)`, given `data` (the parse of `text`) and `edited`
+    (`apply_all(data, edits)`).
+
+    Issue 16: when `text` is exactly `dump(data)`, every byte of it is how `dump`
+    spells its value, so splicing the edits in gives `dump(edited)`: the line is
+    written again whole by the C encoder instead of being walked member by member.
+    Any other spelling (spaces, `1e3`, `\\u00e9`, a repeated key, …) is spliced.
+    Both are written in one call, as the array `[data, edited]` (`dump` spells an
+    array's items as it spells each alone).
+    """
+    if not edits:
+        return text
+    both = dump([data, edited])
+    end = len(text) + 1
+    if both[1:end] == text and both[end] == ",":
+        return both[end + 1 : -1]
+    return splice_all(text, edits)
+
+
 def splice(text: str, path: Path, value: Any) -> str:
     """`text` (one JSON value) with the value at `path` set to `value`; nothing else changes.
 

@@ -32,7 +32,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from gmtags.history.records import History, HistoryError, MessageRecord, SwipeRecord
-from gmtags.history.snapshots import SnapshotTable
+from gmtags.history.snapshots import snapshot_hash
 from gmtags.state.snapshot import Snapshot
 from gmtags.transcript.chat import (
     Chat,
@@ -45,6 +45,7 @@ from gmtags.transcript.chat import (
     text_key,
 )
 from gmtags.transcript.jsontext import Edit
+from gmtags.transcript.named import NamedSnapshots, storage_form
 
 NAMESPACE = "gmtags"
 VERSION = 1
@@ -55,8 +56,8 @@ def _stored(chat: Chat) -> dict[str, Any] | None:
     return data if isinstance(data, dict) else None
 
 
-def _snapshots(stored: dict[str, Any]) -> SnapshotTable:
-    table = SnapshotTable()
+def _snapshots(stored: dict[str, Any]) -> NamedSnapshots:
+    table = NamedSnapshots()
     raw = stored.get("snapshots")
     if not isinstance(raw, dict):
         return table
@@ -71,11 +72,25 @@ def _snapshots(stored: dict[str, Any]) -> SnapshotTable:
 
 
 def stored_start(chat: Chat) -> Snapshot | None:
-    """The snapshot a previous run started this chat from, when one is stored."""
+    """The snapshot a previous run started this chat from, when one is stored.
+
+    Issue 16: the entry under the start's name is read first and alone; the
+    whole table is read only when that entry is missing, damaged or edited.
+    """
     stored = _stored(chat)
     if stored is None or not isinstance(stored.get("start"), str):
         return None
-    return _snapshots(stored).get(stored["start"])
+    start = stored["start"]
+    raw = stored.get("snapshots")
+    if isinstance(raw, dict) and start in raw:
+        try:
+            snapshot = Snapshot.model_validate(raw[start])
+        except ValidationError:
+            pass
+        else:
+            if snapshot_hash(snapshot) == start:
+                return snapshot
+    return _snapshots(stored).get(start)
 
 
 def _message_record(data: dict[str, Any]) -> MessageRecord:
@@ -146,21 +161,21 @@ def _set(line: Line, path: Sequence[str | int], value: Any) -> Line:
     return _set_all(line, [(path, value)])
 
 
+def _text_edits(kind: Kind, data: dict[str, Any], texts: Sequence[str]) -> list[Edit]:
+    """Where a message's swipe texts go: `swipes` and `mes` (the current one), else its text."""
+    if has_swipes(data):
+        return [(("swipes",), list(texts)), (("mes",), texts[current_swipe(data)])]
+    return [((text_key(kind, data),), texts[0])]
+
+
 def write_texts(kind: Kind, line: Line, texts: Sequence[str]) -> Line:
     """A message with its swipes' texts replaced; `mes` follows the current swipe."""
-    data = line.data
-    if has_swipes(data):
-        return _set_all(line, [(("swipes",), list(texts)), (("mes",), texts[current_swipe(data)])])
-    return _set(line, (text_key(kind, data),), texts[0])
+    return _set_all(line, _text_edits(kind, line.data, texts))
 
 
-def write_records(line: Line, records: Sequence[SwipeRecord]) -> Line:
-    """A SillyTavern message with its per-swipe records written (see the module docstring).
-
-    A `swipe_info[k].extra` or `extra` that is not an object is replaced by one
-    holding only the record (`gmtags.transcript.jsontext.splice_all` replaces a
-    value that is not an object where a member is set inside it).
-    """
+def _record_edits(line: Line, records: Sequence[SwipeRecord]) -> tuple[Line, list[Edit]]:
+    """Where a SillyTavern message's per-swipe records go (see the module docstring), and the
+    line they go into: its `swipe_info` first made as long as `swipes` when it is not."""
     data = line.data
     current = current_swipe(data)
     edits: list[Edit] = []
@@ -183,30 +198,63 @@ def write_records(line: Line, records: Sequence[SwipeRecord]) -> Line:
             for index, record in enumerate(records)
         )
     edits.append((("extra", NAMESPACE), records[current].to_json()))
+    return line, edits
+
+
+def write_records(line: Line, records: Sequence[SwipeRecord]) -> Line:
+    """A SillyTavern message with its per-swipe records written (see the module docstring).
+
+    A `swipe_info[k].extra` or `extra` that is not an object is replaced by one
+    holding only the record (`gmtags.transcript.jsontext.splice_all` replaces a
+    value that is not an object where a member is set inside it).
+    """
+    line, edits = _record_edits(line, records)
     return _set_all(line, edits)
+
+
+def write_message(
+    kind: Kind, line: Line, texts: Sequence[str], records: Sequence[SwipeRecord]
+) -> Line:
+    """A message with its swipes' texts and, in a SillyTavern chat, its per-swipe records
+    written: `write_records(write_texts(kind, line, texts), records)` in one edit of the line
+    (issue 16)."""
+    if kind == "plain":
+        return write_texts(kind, line, texts)
+    line, edits = _record_edits(line, records)
+    return _set_all(line, [*_text_edits(kind, line.data, texts), *edits])
+
+
+def write_header(chat: Chat, history: History) -> Chat:
+    """The chat with `history`'s start, current state and snapshots in its metadata line
+    (a plain chat is returned as is); the messages' records are not written."""
+    if chat.kind == "plain" or chat.header is None:
+        return chat
+    header: Line = chat.header
+    names = sorted(history.referenced())
+    current = history.current_name()
+    stored = {
+        "version": VERSION,
+        "chatId": history.chat_id,
+        "start": history.start,
+        "current": current,
+        "state": storage_form(history, current),
+        "snapshots": {name: storage_form(history, name) for name in names},
+    }
+    if not isinstance(header.data.get("chat_metadata"), dict):
+        header = header.with_value(("chat_metadata",), {})
+    return chat.with_header(_set(header, ("chat_metadata", NAMESPACE), stored))
 
 
 def write_history(chat: Chat, history: History) -> Chat:
     """The chat with `history`'s records and snapshots stored (a plain chat is returned as is)."""
     if chat.kind == "plain" or chat.header is None:
         return chat
-    header: Line = chat.header
+    lines: dict[int, Line] = {}
     for index, record in history.messages.items():
         if all(swipe is not None for swipe in record.swipes):
             swipes = [swipe for swipe in record.swipes if swipe is not None]
-            chat = chat.with_message(index, write_records(chat.messages[index], swipes))
-    names = sorted(history.referenced())
-    stored = {
-        "version": VERSION,
-        "chatId": history.chat_id,
-        "start": history.start,
-        "current": history.current_name(),
-        "state": history.current().to_json_dict(),
-        "snapshots": {name: history.snapshot(name).to_json_dict() for name in names},
-    }
-    if not isinstance(header.data.get("chat_metadata"), dict):
-        header = header.with_value(("chat_metadata",), {})
-    return chat.with_header(_set(header, ("chat_metadata", NAMESPACE), stored))
+            lines[index] = write_records(chat.messages[index], swipes)
+    return write_header(chat.with_messages(lines), history)
 
 
 def assistant_swipes(chat: Chat, index: int) -> tuple[list[str], int]:

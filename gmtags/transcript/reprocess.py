@@ -20,19 +20,20 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from gmtags.history.records import History, MessageRecord, SwipeRecord
-from gmtags.history.snapshots import SnapshotTable
 from gmtags.limits import DEFAULT_LIMITS, Limits
 from gmtags.process import process
 from gmtags.ruleset.model import Ruleset
 from gmtags.state.snapshot import Snapshot
-from gmtags.transcript.chat import Chat
+from gmtags.transcript.chat import Chat, Line
 from gmtags.transcript.layout import (
     assistant_swipes,
     read_history,
     stored_start,
-    write_history,
-    write_texts,
+    write_header,
+    write_message,
+    write_records,
 )
+from gmtags.transcript.named import NamedSnapshots
 from gmtags.transcript.seeds import derive_seed
 
 
@@ -62,8 +63,10 @@ def reprocess(
     edit reprocesses from the edited message); with `first > 0` the chat must
     already store its history.
     """
-    table = SnapshotTable()
+    table = NamedSnapshots()
     records: dict[int, MessageRecord] = {}
+    lines: dict[int, Line] = {}
+    kind = chat.kind
     if first > 0:
         stored = read_history(chat)
         start = stored.snapshot(stored.start)
@@ -78,6 +81,9 @@ def reprocess(
                     table.add(stored.snapshot(kept.before))
                     table.add(stored.snapshot(kept.after))
             records[index] = record
+            if kind != "plain" and all(swipe is not None for swipe in record.swipes):
+                kept_records = [swipe for swipe in record.swipes if swipe is not None]
+                lines[index] = write_records(chat.messages[index], kept_records)
             state = stored.after(index)
     else:
         start = start_snapshot if start_snapshot is not None else stored_start(chat) or Snapshot()
@@ -99,13 +105,14 @@ def reprocess(
             new_texts.append(result.text)
             afters.append(result.snapshot)
             swipe_records.append(SwipeRecord(before, table.add(result.snapshot), seed))
-        chat = chat.with_message(index, write_texts(chat.kind, chat.messages[index], new_texts))
+        lines[index] = write_message(kind, chat.messages[index], new_texts, swipe_records)
         records[index] = MessageRecord(tuple(swipe_records), current)
         state = afters[current]
         rolled_messages += 1
         rolled_swipes += len(texts)
+    chat = chat.with_messages(lines)
     history = History(chat_id, start_name, len(chat.messages), records, table)
     history = History(
         chat_id, start_name, len(chat.messages), records, table.only(history.referenced())
     )
-    return Reprocessed(write_history(chat, history), history, rolled_messages, rolled_swipes)
+    return Reprocessed(write_header(chat, history), history, rolled_messages, rolled_swipes)

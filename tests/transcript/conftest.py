@@ -17,6 +17,8 @@ HEIST = TRANSCRIPTS / "crows-heist.jsonl"
 GROUP = TRANSCRIPTS / "crows-group.jsonl"
 PLAIN = TRANSCRIPTS / "plain-crows.jsonl"
 START = TRANSCRIPTS / "crows-state.json"
+GOLDEN = Path(__file__).parent / "golden"
+"""Chats and what gmtags writes for them, byte for byte (`test_golden.py`)."""
 
 
 @pytest.fixture(scope="session")

@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+import gc
 import json
 import subprocess
 import sys
 from pathlib import Path
 
+from gmtags import Ruleset, Snapshot
+from gmtags.transcript.cli import Task, _old_objects_set_aside, _run
 from gmtags.transcript.cli import transcript as transcript_group
 from tests.conftest import Ran, invoke
-from tests.transcript.conftest import CROWS, GROUP, HEIST, PLAIN, START, copy_to
+from tests.transcript.conftest import CROWS, GOLDEN, GROUP, HEIST, PLAIN, START, copy_to
 
 
 def transcript(*args: str | Path) -> Ran:
@@ -55,6 +58,52 @@ class TestReprocessCommand:
         single = transcript("reprocess", HEIST, "--ruleset", CROWS, "--state", START)
         assert (out / HEIST.name).read_text(encoding="utf-8") == single.stdout
 
+    def test_jobs_do_not_change_a_byte(self, tmp_path: Path) -> None:
+        """Issue 16: a folder reprocessed with one, two or more processes than chats writes the
+        same files, and the summary counts the same chats, messages and swipes."""
+        folder = tmp_path / "chats"
+        (folder / "deeper").mkdir(parents=True)
+        for source in (HEIST, GROUP, PLAIN, GOLDEN / "generated.jsonl"):
+            copy_to(folder, source)
+        copy_to(folder / "deeper", GOLDEN / "odd.jsonl")
+        written: dict[str, dict[str, bytes]] = {}
+        summaries: dict[str, str] = {}
+        for jobs in ("1", "2", "7"):
+            out = tmp_path / f"out-{jobs}"
+            args = ("--ruleset", CROWS, "--state", START, "--out", out, "--jobs", jobs)
+            result = transcript("reprocess", folder, *args)
+            assert result.returncode == 0, result.stderr
+            written[jobs] = {
+                str(path.relative_to(out)): path.read_bytes() for path in out.rglob("*.jsonl")
+            }
+            summaries[jobs] = result.stderr.rsplit(" in ", 1)[0]
+        assert written["1"] == written["2"] == written["7"]
+        assert sorted(written["1"]) == sorted(
+            str(path.relative_to(folder)) for path in folder.rglob("*.jsonl")
+        )
+        assert summaries["1"] == summaries["2"] == summaries["7"]
+        assert summaries["1"].startswith("reprocess: 5 chats, 74 assistant messages")
+
+    def test_failures_are_reported_in_the_order_of_the_chats(self, tmp_path: Path) -> None:
+        """With several processes (the largest chat started first) the errors still come in
+        the chats' order, and every good chat is written."""
+        folder = tmp_path / "chats"
+        folder.mkdir()
+        (folder / "a-bad.jsonl").write_text('{"chat_metadata":{}}\n{oops\n', encoding="utf-8")
+        copy_to(folder, HEIST)
+        (folder / "z-bad.jsonl").write_text("[1]\n", encoding="utf-8")
+        out = tmp_path / "out"
+        args = ("--ruleset", CROWS, "--state", START, "--out", out, "--jobs", "2")
+        result = transcript("reprocess", folder, *args)
+        assert result.returncode == 1
+        lines = result.stderr.splitlines()
+        assert lines[0].startswith(f"gmtags: {folder / 'a-bad.jsonl'}, line 2: not valid JSON")
+        bad = folder / "z-bad.jsonl"
+        assert lines[1] == f"gmtags: {bad}, line 1: a chat line must be a JSON object"
+        assert lines[2].startswith("reprocess: 1 chat, 4 assistant messages")
+        assert lines[2].endswith(", 2 failed in " + lines[2].split(" in ")[1])
+        assert [path.name for path in out.iterdir()] == [HEIST.name]
+
     def test_several_chats_need_out(self) -> None:
         """Several chats without --out is a usage error (exit 2)."""
         result = transcript("reprocess", HEIST, GROUP, "--ruleset", CROWS)
@@ -81,6 +130,35 @@ class TestReprocessCommand:
         result = transcript("reprocess", HEIST, "--ruleset", tmp_path / "none.json")
         assert result.returncode == 1
         assert "ruleset file not found" in result.stderr
+
+
+class TestOldObjectsSetAside:
+    def test_the_collector_is_as_it_was_after_a_chat(
+        self, tmp_path: Path, crows: Ruleset, start: Snapshot
+    ) -> None:
+        """Issue 16: the objects alive before a chat are frozen while it runs and handed back
+        when it is done, whether it ran or failed."""
+        assert gc.get_freeze_count() == 0
+        with _old_objects_set_aside():
+            assert gc.get_freeze_count() > 0
+        assert gc.get_freeze_count() == 0
+        good = Task("reprocess", str(HEIST), str(tmp_path / "out.jsonl"))
+        assert _run(good, crows, start).messages == 4
+        assert gc.get_freeze_count() == 0
+        bad = Task("reprocess", str(tmp_path / "none.jsonl"), None)
+        assert _run(bad, crows, start).error is not None
+        assert gc.get_freeze_count() == 0
+
+    def test_a_freeze_made_by_someone_else_stands(self) -> None:
+        """When objects are frozen already, a chat run neither adds to nor undoes that freeze."""
+        gc.freeze()
+        try:
+            frozen = gc.get_freeze_count()
+            with _old_objects_set_aside():
+                assert gc.get_freeze_count() == frozen
+            assert gc.get_freeze_count() == frozen
+        finally:
+            gc.unfreeze()
 
 
 class TestRebuildCommand:

@@ -15,15 +15,12 @@ range, an empty `swipes` list, spaces around members, and a narrator note.
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from gmtags import Ruleset, Snapshot
 from gmtags.transcript import parse_chat, read_chat, rebuild, reprocess
-from tests.transcript.conftest import GROUP, HEIST, PLAIN
+from tests.transcript.conftest import GOLDEN, GROUP, HEIST, PLAIN
 
-GOLDEN = Path(__file__).parent / "golden"
 CASES = {
     "heist": HEIST,
     "group": GROUP,

@@ -21,7 +21,7 @@ from gmtags.transcript import Chat, parse_chat, read_chat, reprocess
 from gmtags.transcript import chat as chat_module
 from gmtags.transcript.chat import TranscriptError
 from gmtags.transcript.cli import transcript
-from gmtags.transcript.jsontext import splice, splice_all
+from gmtags.transcript.jsontext import rewrite, splice, splice_all
 from tests.conftest import FIXTURES
 
 RULESET = FIXTURES / "rulesets" / "clocks-default.json"
@@ -201,14 +201,14 @@ class TestManySwipes:
     ) -> None:
         """Every swipe's record goes into the line in one pass over its text, so the work is
         linear in the swipes (one whole-line edit per swipe was quadratic). Counted, not timed:
-        the real `splice_all`, watched."""
+        the real `rewrite` (a splice, or the line written again whole), watched."""
         copied: list[int] = []
 
-        def watched(text: str, edits: Any) -> str:
+        def watched(text: str, data: Any, edited: Any, edits: Any) -> str:
             copied.append(len(text))
-            return splice_all(text, edits)
+            return rewrite(text, data, edited, edits)
 
-        monkeypatch.setattr(chat_module, "splice_all", watched)
+        monkeypatch.setattr(chat_module, "rewrite", watched)
         chat = many_swipes(4_000)
         done = reprocess(chat, clocks).chat.messages[1]
         lines = [chat.messages[1].text, *(line.text for line in (chat.header,) if line)]
