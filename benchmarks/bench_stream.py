@@ -7,6 +7,8 @@ display mode. Issue 16, goal 2: the whole stream (a new processor, every
 chunk of at most 20 µs.
 
 Two kinds of run, so that timing each chunk does not weigh on the whole:
+- the floor: a `feed` that only returns its chunk, called once per chunk
+  (what the stream costs at least in CPython, whatever the filter does);
 - the whole stream, best of ROUNDS, interleaved with `process()` in the same
   rounds (this machine is shared: a ratio within one run is what holds);
 - µs per `feed` call (median, p99, max over every chunk of RUNS runs), and
@@ -76,6 +78,22 @@ def whole_stream(chunks: list[str], display: bool) -> float:
     return time.perf_counter() - begin
 
 
+class Echo:
+    """A filter that only returns each chunk: what any per-chunk Python `feed` costs at least."""
+
+    def feed(self, chunk: str) -> str:
+        return chunk
+
+
+def echo_stream(chunks: list[str]) -> float:
+    """Seconds for feeding every chunk to `Echo`."""
+    begin = time.perf_counter()
+    feed = Echo().feed
+    for piece in chunks:
+        feed(piece)
+    return time.perf_counter() - begin
+
+
 def whole_process(text: str) -> float:
     """Seconds for `process()` on the whole text."""
     begin = time.perf_counter()
@@ -125,13 +143,20 @@ def main() -> None:
         f"reply: {size:.1f} KB, {len(result.receipts)} tags, {len(chunks)} chunks of {CHUNK} chars"
     )
 
-    best = {"process": float("inf")} | {label: float("inf") for label, _ in MODES}
+    best = {"process": float("inf"), "echo": float("inf")}
+    best |= {label: float("inf") for label, _ in MODES}
     for _ in range(ROUNDS):
         best["process"] = min(best["process"], whole_process(text))
+        best["echo"] = min(best["echo"], echo_stream(chunks))
         for label, display in MODES:
             best[label] = min(best[label], whole_stream(chunks, display))
     reference = best["process"]
     print(f"process() on the whole text: {reference * 1e3:6.2f} ms (best of {ROUNDS})")
+    print(
+        f"floor: {len(chunks)} calls of a feed that returns its chunk: {best['echo'] * 1e3:6.2f} ms"
+        f" ({best['echo'] / reference:.2f}× process; process + floor"
+        f" = {(reference + best['echo']) / reference:.2f}×)"
+    )
     for label, _ in MODES:
         ratio = best[label] / reference
         verdict = "met" if ratio <= GOAL_RATIO else "not met"

@@ -1,32 +1,42 @@
-"""Where a tag head may still begin: `scan.HEAD`'s partial match, without partial matching.
+"""Where a tag head may begin in a chunk, for the stream filter's flowing mode (issue 16).
 
-The stream filter holds a `[` back while what follows it may still become a
-tag head (`[`, `[cl`, `[skill_ch`, `[clock \t`): a proper prefix of a match of
-`gmtags.tags.scan.HEAD` that runs to the end of what was received. `regex`
-tells that with `partial=True`, but at microseconds a call, many times the
-plain search; the filter asks on every chunk that holds a `[` (issue 16). Such
-a prefix holds no other `[` and only ASCII (the names, spaces and tabs), so
-only the last `[` can start one, and two set lookups say whether it does.
+The filter asks on every chunk that holds a `[`, so the questions are asked
+as cheaply as they can be, and each is proved equal to `gmtags.tags.scan.HEAD`
+(tests/stream/test_heads.py):
 
-Most `[`s in narration are followed by something no tag name starts with
-(`[OOC`, `[1]`); `has_candidate` rules those out with one plain search.
+- `CANDIDATE`: a `[` that may begin a head (a tag name's initial follows it,
+  or nothing yet). Most `[`s in narration fail it (`[OOC`, `[1]`).
+- `WHOLE_HEAD`: `HEAD` itself, for the question whether a chunk holds one.
+  Both are stdlib `re` patterns: on a few characters a `re` search costs a
+  third of a `regex` one, and they need nothing `re` lacks.
+- `open_head`: a `[` whose text may still become a head (`[`, `[cl`,
+  `[skill_ch`, `[clock \t`), a proper prefix of a head that runs to the end.
+  `regex` tells that with `partial=True`, at microseconds a call; such a
+  prefix holds no other `[` and only ASCII (the names, spaces and tabs), so
+  only the last `[` can start one, and two set lookups say whether it does.
 """
 
 from __future__ import annotations
 
-import regex
+import re
 
 from gmtags.tags.scan import TAG_NAMES
+
+
+def _caseless(word: str) -> str:
+    # ASCII-only case folding, as scan.HEAD does (`re.I` would fold ſ to s).
+    return "".join(f"[{c.lower()}{c.upper()}]" if c.isalpha() else re.escape(c) for c in word)
+
 
 _NAMES = frozenset(TAG_NAMES)
 _NAME_PREFIXES = frozenset(name[:i] for name in TAG_NAMES for i in range(len(name) + 1))
 _INITIALS = "".join(sorted({c for name in TAG_NAMES for c in (name[0].lower(), name[0].upper())}))
-_CANDIDATE = regex.compile(rf"\[(?:[{_INITIALS}]|\Z)")
 
+CANDIDATE = re.compile(rf"\[(?:[{_INITIALS}]|\Z)")
+"""A `[` that may begin a tag head: a name's initial follows it, or nothing yet."""
 
-def has_candidate(text: str) -> bool:
-    """Whether a `[` in `text` may begin a tag head: a name's initial follows it, or nothing."""
-    return _CANDIDATE.search(text) is not None
+WHOLE_HEAD = re.compile(rf"\[(?:{'|'.join(_caseless(name) for name in TAG_NAMES)})[ \t]*:")
+"""`scan.HEAD`: a tag's `[`, name and `:`."""
 
 
 def open_head(text: str) -> int:

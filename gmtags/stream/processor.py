@@ -37,7 +37,7 @@ from gmtags.process import ProcessResult, new_context, new_seed, result_of, step
 from gmtags.ruleset.layers import effective_ruleset
 from gmtags.ruleset.model import Ruleset
 from gmtags.state.snapshot import Snapshot
-from gmtags.stream.heads import has_candidate, open_head
+from gmtags.stream.heads import CANDIDATE, WHOLE_HEAD, open_head
 from gmtags.stream.views import VIEWS, View
 from gmtags.stream.window import Window
 from gmtags.tags.render import Placed
@@ -121,13 +121,15 @@ class StreamProcessor:
         """`feed` for a chunk with a `[`, or one that comes while something is held."""
         if not isinstance(chunk, str):
             raise TypeError("StreamProcessor.feed() needs str chunks")
-        if self._result is not None:
+        if self._prefix is not None:  # flowing mode (`close` ends it)
+            shown = self._flow(chunk)
+            if shown is not None:
+                return shown
+            self._stop_flowing()
+        elif self._result is not None:
             raise RuntimeError("StreamProcessor.feed() after close()")
-        if self._prefix is not None and (shown := self._flow(chunk)) is not None:
-            return shown
-        if not chunk:
+        elif not chunk:
             return ""
-        self._stop_flowing()
         self._chunks.append(chunk)
         self._taken += 1
         window = self._window
@@ -154,10 +156,14 @@ class StreamProcessor:
         """
         text = self._prefix + chunk if self._prefix else chunk
         start = len(text)
-        if has_candidate(text):
-            if HEAD.search(text) is not None:
+        if (candidate := CANDIDATE.search(text)) is not None:  # else every `[` is narration
+            if candidate.start() == start - 1:
+                open_start = start - 1  # the first candidate, a `[` ending the text, is held
+            elif WHOLE_HEAD.search(text) is not None:
                 return None  # a whole head: the window decides
-            if (open_start := open_head(text)) >= 0:
+            else:
+                open_start = open_head(text)
+            if open_start >= 0:
                 if start - open_start >= self._limits.tag_length:
                     return None  # it cannot become a head that fits: the window says so
                 start = open_start

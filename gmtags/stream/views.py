@@ -156,9 +156,13 @@ class DisplayView:
         return True
 
     def flow(self, chunk: str) -> str:
-        if self._pending is None and not chunk[-1:].isspace():
-            return chunk  # mid-line and ending in narration: all of it shows
-        return self._hold(chunk)
+        if chunk[-1:].isspace():
+            return self._hold(chunk)
+        if self._pending is None or not chunk:
+            return chunk  # mid-line, ending in narration: all of it shows
+        text = self._pending + chunk  # narration after held whitespace: all of it shows
+        self._pending, self._mid_line = None, True
+        return text
 
     def resume(self, end: int) -> str:
         pending = "" if self._pending is None else self._pending
@@ -166,17 +170,13 @@ class DisplayView:
         return pending
 
     def _hold(self, chunk: str) -> str:
-        """`flow` when whitespace is held or the chunk ends in whitespace."""
+        """`flow` for a chunk that ends in whitespace: that waits."""
         pending = self._pending
         if pending is None and "\n" not in chunk:  # mid-line, and it stays so
             shown = chunk.rstrip()
             self._pending = chunk[len(shown) :]
             return shown
         text = chunk if pending is None else pending + chunk
-        if not text[-1:].isspace():  # narration after the held whitespace: all of it shows
-            if text:
-                self._pending, self._mid_line = None, True
-            return text
         shown = text.rstrip()
         newline = text.rfind("\n", len(shown))
         if newline >= 0:

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gmtags.stream.heads import has_candidate, open_head
+from gmtags.stream.heads import CANDIDATE, WHOLE_HEAD, open_head
 from gmtags.tags.scan import HEAD
 
 # Pieces of heads, their near misses, and characters whose case folding is not ASCII's:
@@ -63,12 +63,12 @@ class TestOpenHead:
         assert open_head(text) == start
 
 
-class TestHasCandidate:
+class TestCandidate:
     @settings(max_examples=1500, deadline=None)
     @given(text=TEXTS)
     def test_false_only_where_no_head_can_begin(self, text: str) -> None:
-        """Where `has_candidate` says no, no `[` begins a head, whole or partial."""
-        if not has_candidate(text):
+        """Where `CANDIDATE` finds nothing, no `[` begins a head, whole or partial."""
+        if CANDIDATE.search(text) is None:
             assert HEAD.search(text) is None
             assert partial_heads(text) == []
 
@@ -78,4 +78,13 @@ class TestHasCandidate:
     )
     def test_examples(self, text: str, found: bool) -> None:
         """Brackets no tag name can follow are ruled out; a name's initial or the end is not."""
-        assert has_candidate(text) is found
+        assert (CANDIDATE.search(text) is not None) is found
+
+
+class TestWholeHead:
+    @settings(max_examples=1500, deadline=None)
+    @given(text=TEXTS)
+    def test_finds_what_head_finds(self, text: str) -> None:
+        """`WHOLE_HEAD` finds a head exactly where `scan.HEAD` does, and the same one."""
+        ours, theirs = WHOLE_HEAD.search(text), HEAD.search(text)
+        assert (ours and ours.span()) == (theirs and theirs.span())

@@ -267,7 +267,7 @@ class TestChunkInvariance:
         assert processor.result == whole
 
     @settings(max_examples=150, deadline=None)
-    @given(case=replies_and_cuts(), mode=st.sampled_from(MODES), length=st.integers(8, 40))
+    @given(case=replies_and_cuts(), mode=st.sampled_from(MODES), length=st.integers(1, 40))
     def test_tight_tag_length(self, case: tuple[str, list[int]], mode: str, length: int) -> None:
         """With a small tag length limit the spans still match `process()` exactly."""
         text, cuts = case
@@ -276,6 +276,27 @@ class TestChunkInvariance:
         out, processor = stream(text, cuts, mode, limits=limits)
         assert out == expected(whole, mode)
         assert processor.result == whole
+
+    @settings(max_examples=150, deadline=None)
+    @given(
+        case=replies_and_tricky_cuts(),
+        mode=st.sampled_from(["text", "cards"]),
+        length=st.integers(1, 40),
+    )
+    def test_held_stays_within_the_tag_length(
+        self, case: tuple[str, list[int]], mode: str, length: int
+    ) -> None:
+        """Receipts and cards never hold more than the tag length, and still equal `process()`."""
+        text, cuts = case
+        limits = Limits(tag_length=length)
+        processor = StreamProcessor(torches(), start(), 7, cards=mode == "cards", limits=limits)
+        out = []
+        for a, b in itertools.pairwise([0, *sorted(set(cuts)), len(text)]):
+            out.append(processor.feed(text[a:b]))
+            assert processor.held <= length
+        out.append(processor.close())
+        whole = process(text, torches(), start(), seed=7, limits=limits)
+        assert "".join(out) == expected(whole, mode)
 
     @pytest.mark.parametrize("mode", MODES)
     def test_every_single_cut_of_a_reply(self, mode: str) -> None:
