@@ -36,11 +36,11 @@ from gmtags.sheet.advance import Advanced, advance_field
 from gmtags.sheet.live import Outcome, PoolSpec, Refused
 from gmtags.sheet.party import PartyValues
 from gmtags.sheet.use import use
-from gmtags.sheet.values import Scalar, SheetValues
+from gmtags.sheet.values import Scalar, SheetValues, shared_values
 from gmtags.state.characters import PARTY_WHO, Character, find_character, party_members
 from gmtags.state.names import PARTY_KEY, normalize_name
 from gmtags.state.saves import raise_revision
-from gmtags.state.snapshot import CharacterCard, LiveEntry, PartySheet, Snapshot
+from gmtags.state.snapshot import EMPTY_LIVE, CharacterCard, LiveEntry, PartySheet, Snapshot
 from gmtags.tags.parse import ParsedTag
 from gmtags.tags.receipt import Pairs, Receipt, refused
 from gmtags.text import parse_int
@@ -196,8 +196,8 @@ class _Sheet:
     """One character's sheet for one command: the values, the stored live entry, its pools."""
 
     def __init__(self, context: Context, snapshot: Snapshot, who: Character) -> None:
-        self.entry = snapshot.ruleset_live.get(who.key) or LiveEntry()
-        self.values = SheetValues(context.ruleset, who.card, self.entry)
+        self.entry = snapshot.ruleset_live.get(who.key) or EMPTY_LIVE
+        self.values = shared_values(context.ruleset, who.card, self.entry)
 
     @cached_property
     def pools(self) -> tuple[PoolSpec, ...]:

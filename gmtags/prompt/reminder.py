@@ -36,7 +36,7 @@ from gmtags.sheet.party import PartyValues
 from gmtags.sheet.values import SheetValues
 from gmtags.state.characters import party_members
 from gmtags.state.names import normalize_name
-from gmtags.state.snapshot import LiveEntry, Snapshot
+from gmtags.state.snapshot import EMPTY_LIVE, LiveEntry, Snapshot
 
 # ----------------------------------------------------------------- checks
 
@@ -361,7 +361,7 @@ def character_block(ruleset: Ruleset, snapshot: Snapshot, name: str) -> list[str
     """One character's sheet block: what the GM needs every turn (002, "Texto del GM")."""
     card = snapshot.game_character_cards.get(name)
     key = normalize_name(name)
-    entry = snapshot.ruleset_live.get(key) or LiveEntry()
+    entry = snapshot.ruleset_live.get(key) or EMPTY_LIVE
     values = SheetValues(ruleset, card, entry)
     lines = [f"{one_line(name)}:"]
     abilities = [
@@ -411,7 +411,7 @@ def party_block(ruleset: Ruleset, snapshot: Snapshot) -> list[str]:
         and not values.hidden(field.hide_when)
         and values.field(field.id) not in ("", None)
     ]
-    entry = snapshot.ruleset_live.get("$party") or LiveEntry()
+    entry = snapshot.ruleset_live.get("$party") or EMPTY_LIVE
     for pool in values.pools():
         value, _ = pool_reading(pool, entry)
         parts.append(f"{pool.label} {value}/{pool.max}")

@@ -23,7 +23,7 @@ from gmtags.sheet.live import MAX_LIVE_NUMBER, PoolSpec
 from gmtags.sheet.values import Scalar, SheetValues, read_value, whole
 from gmtags.state.characters import party_members
 from gmtags.state.names import PARTY_KEY
-from gmtags.state.snapshot import LiveEntry, Snapshot
+from gmtags.state.snapshot import EMPTY_LIVE, Snapshot
 
 
 def _same(shown: object, wanted: object) -> bool:
@@ -41,7 +41,7 @@ class PartyValues:
         self.party = party
         self.snapshot = snapshot
         self.stored = snapshot.game_party_sheet.fields if snapshot.game_party_sheet else {}
-        self.live = snapshot.ruleset_live.get(PARTY_KEY) or LiveEntry()
+        self.live = snapshot.ruleset_live.get(PARTY_KEY) or EMPTY_LIVE
         self.fields = {field.id: field for field in party.fields}
         self.members = {member.field: member for member in party.from_members}
         self._memo: dict[str, Scalar] = {}

@@ -53,7 +53,7 @@ from gmtags.ruleset.sheet import (
     UntrainedWord,
 )
 from gmtags.sheet import items, wounds
-from gmtags.state.snapshot import CharacterCard, LiveEntry, SkillEntry
+from gmtags.state.snapshot import EMPTY_LIVE, CharacterCard, LiveEntry, SkillEntry
 
 Scalar = str | int | float | bool
 Row = dict[str, Scalar]
@@ -166,7 +166,7 @@ def read_value(shape: Any, stored: object) -> Scalar:
     return stored[:limit] if isinstance(limit, int) else stored
 
 
-_START = LiveEntry()
+_START = EMPTY_LIVE
 """The live state play starts from: nothing moved (shared, since entries are immutable)."""
 
 

@@ -155,6 +155,11 @@ class LiveEntry(StateModel):
     text: dict[str, str] = {}
 
 
+EMPTY_LIVE = LiveEntry()
+"""A live entry storing nothing, the live state play starts from: frozen, so one is shared
+(issue 16: a new `LiveEntry()` copies every default and costs a quarter of a sheet command)."""
+
+
 class Clock(StateModel):
     """One progress clock (002, clocks): `filled` of `size` segments."""
 
