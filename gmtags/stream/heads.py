@@ -6,7 +6,7 @@ as cheaply as they can be, and each is proved equal to `gmtags.tags.scan.HEAD`
 
 - `CANDIDATE`: a `[` that may begin a head (a tag name's initial follows it,
   or nothing yet). Most `[`s in narration fail it (`[OOC`, `[1]`).
-- `WHOLE_HEAD`: `HEAD` itself, for the question whether a chunk holds one.
+- `WHOLE_HEAD`: `HEAD` itself, to find one in a chunk or the window.
   Both are stdlib `re` patterns: on a few characters a `re` search costs a
   third of a `regex` one, and they need nothing `re` lacks.
 - `open_head`: a `[` whose text may still become a head (`[`, `[cl`,
@@ -35,8 +35,8 @@ _INITIALS = "".join(sorted({c for name in TAG_NAMES for c in (name[0].lower(), n
 CANDIDATE = re.compile(rf"\[(?:[{_INITIALS}]|\Z)")
 """A `[` that may begin a tag head: a name's initial follows it, or nothing yet."""
 
-WHOLE_HEAD = re.compile(rf"\[(?:{'|'.join(_caseless(name) for name in TAG_NAMES)})[ \t]*:")
-"""`scan.HEAD`: a tag's `[`, name and `:`."""
+WHOLE_HEAD = re.compile(rf"\[(?P<name>{'|'.join(_caseless(name) for name in TAG_NAMES)})[ \t]*+:")
+"""`scan.HEAD`: a tag's `[`, name and `:` (its match is what `scan.span_at` reads)."""
 
 
 def open_head(text: str) -> int:

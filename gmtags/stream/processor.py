@@ -41,7 +41,7 @@ from gmtags.stream.heads import CANDIDATE, WHOLE_HEAD, open_head
 from gmtags.stream.views import VIEWS, View
 from gmtags.stream.window import Window
 from gmtags.tags.render import Placed
-from gmtags.tags.scan import HEAD, Span, span_at
+from gmtags.tags.scan import Span, span_at
 
 
 class StreamProcessor:
@@ -72,8 +72,8 @@ class StreamProcessor:
         self._view: View = VIEWS["display" if display else "cards" if cards else "receipts"]()
         self._verbatim = self._view.verbatim
         self._window = Window()
-        self._chunks: list[str] = []
-        self._taken = 0  # chunks the window has taken in; those after it flowed
+        self._received: list[str] = []  # the response so far, but for `_chunks`
+        self._chunks: list[str] = []  # the chunks that flowed since the last `_catch_up`
         self._prefix: str | None = ""  # flowing mode: a possible head's start, held
         self._flowing = True  # flowing with no prefix: `feed` hands a chunk with no [ on
         self._placed: list[Placed] = []
@@ -114,7 +114,8 @@ class StreamProcessor:
             raise RuntimeError("StreamProcessor.close() called twice")
         self._stop_flowing()
         out = self._advance(final=True)
-        self._result = result_of("".join(self._chunks), self._placed, self._snapshot, self.seed)
+        source = "".join(self._received)
+        self._result = result_of(source, self._placed, self._snapshot, self.seed)
         return out
 
     def _feed(self, chunk: str) -> str:
@@ -130,8 +131,7 @@ class StreamProcessor:
             raise RuntimeError("StreamProcessor.feed() after close()")
         elif not chunk:
             return ""
-        self._chunks.append(chunk)
-        self._taken += 1
+        self._received.append(chunk)
         window = self._window
         window.append(chunk)
         if (
@@ -176,10 +176,13 @@ class StreamProcessor:
     def _catch_up(self) -> None:
         """Flowing mode: bring the window and the view up to every chunk received."""
         assert self._prefix is not None
-        passed = self._chunks[self._taken :]
-        self._taken = len(self._chunks)
+        if not self._chunks:
+            return  # nothing flowed since the window was last brought up
+        passed = "".join(self._chunks)  # (one pass over them: `close` needs them joined)
+        self._chunks.clear()
+        self._received.append(passed)
         window = self._window
-        flowed = window.end + sum(map(len, passed)) - len(self._prefix)
+        flowed = window.end + len(passed) - len(self._prefix)
         held = self._view.resume(flowed)
         window.text = held + self._prefix
         window.base = flowed - len(held)
@@ -217,7 +220,7 @@ class StreamProcessor:
         window, length = self._window, self._limits.tag_length
         text, base = window.text, window.base
         while (i := text.find("[", self._seen - base)) >= 0:
-            head = HEAD.match(text, i)
+            head = WHOLE_HEAD.match(text, i)
             if head is not None and head.end() - i <= length:
                 self._head = self._seen = base + i
                 self._looked = base + head.end()
@@ -249,7 +252,7 @@ class StreamProcessor:
         )
         if not settled and "]" not in new:
             return None
-        head = HEAD.match(window.text, start)
+        head = WHOLE_HEAD.match(window.text, start)
         assert head is not None
         span = span_at(window.text, head, self._limits)
         if not (settled or span.complete):

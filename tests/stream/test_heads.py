@@ -85,6 +85,10 @@ class TestWholeHead:
     @settings(max_examples=1500, deadline=None)
     @given(text=TEXTS)
     def test_finds_what_head_finds(self, text: str) -> None:
-        """`WHOLE_HEAD` finds a head exactly where `scan.HEAD` does, and the same one."""
+        """`WHOLE_HEAD` finds a head exactly where `scan.HEAD` does, with the same name."""
         ours, theirs = WHOLE_HEAD.search(text), HEAD.search(text)
-        assert (ours and ours.span()) == (theirs and theirs.span())
+        if theirs is None:
+            assert ours is None
+        else:
+            assert ours is not None
+            assert (ours.span(), ours["name"]) == (theirs.span(), theirs["name"])
