@@ -13,6 +13,12 @@ attributes in it are discarded (SPEC §2) and every command is rolled again.
 
 The start snapshot is the one passed in; without one, the start a previous
 run stored in the chat; without that, the empty snapshot.
+
+Issue 16: the work is done in two passes. `_roll` is the chain: every message
+rolled in order, each from the state the one before it left, which nothing
+can run ahead of. Then every snapshot is named (in the order the chain made
+them, so the file is the same) and every message line is written once, texts
+and records together; the metadata line last.
 """
 
 from __future__ import annotations
@@ -47,6 +53,40 @@ class Reprocessed:
     """How many assistant messages were rolled."""
     swipes: int
     """How many swipes (alternatives) were rolled, the current ones included."""
+
+
+@dataclass(frozen=True, slots=True)
+class _Rolled:
+    """One assistant message rolled: the state its swipes started from, and each swipe's new
+    text, state after and seed."""
+
+    index: int
+    current: int
+    before: Snapshot
+    texts: list[str]
+    afters: list[Snapshot]
+    seeds: list[int]
+
+
+def _roll(
+    chat: Chat, ruleset: Ruleset, state: Snapshot, first: int, limits: Limits
+) -> list[_Rolled]:
+    """Every assistant message from `first` on rolled in chat order, from `state` on."""
+    chat_id = chat.chat_id
+    rolled: list[_Rolled] = []
+    for index in chat.assistant_indexes():
+        if index < first:
+            continue
+        texts, current = assistant_swipes(chat, index)
+        seeds = [derive_seed(chat_id, index, swipe) for swipe in range(len(texts))]
+        results = [
+            process(text, ruleset, state, seed, limits=limits)
+            for text, seed in zip(texts, seeds, strict=True)
+        ]
+        afters = [result.snapshot for result in results]
+        rolled.append(_Rolled(index, current, state, [r.text for r in results], afters, seeds))
+        state = afters[current]
+    return rolled
 
 
 def reprocess(
@@ -89,28 +129,20 @@ def reprocess(
         start = start_snapshot if start_snapshot is not None else stored_start(chat) or Snapshot()
         state = start
     start_name = table.add(start)
-    chat_id = chat.chat_id
-    rolled_messages = rolled_swipes = 0
-    for index in chat.assistant_indexes():
-        if index < first:
-            continue
-        texts, current = assistant_swipes(chat, index)
-        before = table.add(state)
-        swipe_records: list[SwipeRecord] = []
-        new_texts: list[str] = []
-        afters: list[Snapshot] = []
-        for swipe, text in enumerate(texts):
-            seed = derive_seed(chat_id, index, swipe)
-            result = process(text, ruleset, state, seed, limits=limits)
-            new_texts.append(result.text)
-            afters.append(result.snapshot)
-            swipe_records.append(SwipeRecord(before, table.add(result.snapshot), seed))
-        lines[index] = write_message(kind, chat.messages[index], new_texts, swipe_records)
-        records[index] = MessageRecord(tuple(swipe_records), current)
-        state = afters[current]
-        rolled_messages += 1
-        rolled_swipes += len(texts)
+    rolled = _roll(chat, ruleset, state, first, limits)
+    for message in rolled:
+        before = table.add(message.before)
+        swipe_records = [
+            SwipeRecord(before, table.add(after), seed)
+            for after, seed in zip(message.afters, message.seeds, strict=True)
+        ]
+        index = message.index
+        lines[index] = write_message(kind, chat.messages[index], message.texts, swipe_records)
+        records[index] = MessageRecord(tuple(swipe_records), message.current)
+    rolled_messages = len(rolled)
+    rolled_swipes = sum(len(message.texts) for message in rolled)
     chat = chat.with_messages(lines)
+    chat_id = chat.chat_id
     history = History(chat_id, start_name, len(chat.messages), records, table)
     history = History(
         chat_id, start_name, len(chat.messages), records, table.only(history.referenced())
