@@ -1,8 +1,8 @@
 """What `gmtags serve` costs a player (issue 16, goal 4): each part in its own process.
 
-Part of `make bench` (about 25 s); alone:
+Part of `make bench` (about 30 s on a quiet machine); alone:
 
-    python benchmarks/bench_proxy.py                  # 20 chats, 2 rounds of 4 s per leg
+    python benchmarks/bench_proxy.py                  # 20 chats, 2 rounds of 3 s per leg
     python benchmarks/bench_proxy.py --workers 2      # gmtags serve --workers 2
     python benchmarks/bench_proxy.py --chats 50 --seconds 10 --rounds 3
 
@@ -56,8 +56,10 @@ from gmtags.server.demo_upstream import ScriptedUpstream
 HOST = "127.0.0.1"
 """Loopback only: nothing here listens on or connects to any other address."""
 CHATS = 20
-SECONDS = 4.0
+SECONDS = 3.0
 ROUNDS = 2
+"""Legs taking turns, so that on a shared machine each sees the same bursts of other work; a
+leg also waits for the replies under way when its time is up (about a second more)."""
 PACE = 0.02
 """Seconds between the scripted upstream's deltas: a model streaming some 100 tokens a second
 (each delta is 7 characters, about 2 tokens). With none, every part runs flat out and the

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -9,6 +10,7 @@ import pytest
 from click.testing import CliRunner
 
 from gmtags.server import cli
+from gmtags.server.auth import TokenGate
 from gmtags.server.config import ServerConfig
 
 DEMO = Path(__file__).resolve().parents[2] / "gmtags" / "demo"
@@ -55,3 +57,40 @@ class TestServeCommand:
             cli.serve_command, ["--ruleset", DEMO_RULESET, "--upstream", "x"]
         )
         assert result.exit_code == 2
+
+
+class TestWorkers:
+    def test_several_workers_need_a_file(self) -> None:
+        """Workers share one history file: `--workers 2 --db :memory:` is a usage error."""
+        args = ["--ruleset", DEMO_RULESET, "--upstream", "http://127.0.0.1:9/v1"]
+        result = CliRunner().invoke(
+            cli.serve_command, [*args, "--workers", "2", "--db", ":memory:"]
+        )
+        assert result.exit_code == 2 and ":memory:" in result.output
+
+    def test_a_worker_builds_the_app_from_its_options(
+        self, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+    ) -> None:
+        """A worker process makes the same proxy from the options its parent left (the token
+        from GMTAGS_TOKEN), starting its chats from the given state."""
+        options = {
+            "ruleset_path": DEMO_RULESET,
+            "rulesets": [],
+            "state_path": str(DEMO / "state.json"),
+            "layers": None,
+            "upstream": "http://127.0.0.1:9/v1",
+            "db": str(tmp_path / "h.db"),
+            "display": True,
+            "merge_instructions": False,
+        }
+        monkeypatch.setenv(cli.OPTIONS_ENV, json.dumps(options))
+        monkeypatch.setenv(cli.TOKEN_ENV, "secret")
+        config = cli.server_config(options, "secret")
+        app = cli.worker_app()
+        book = app.state.book
+        assert book.start == config.start and "Bram the Quiet" in book.start.game_character_cards
+        assert book.store.path == str(tmp_path / "h.db")
+        assert [(m.cls, m.kwargs) for m in app.user_middleware] == [
+            (TokenGate, {"token": "secret"})
+        ]
+        book.store.close()

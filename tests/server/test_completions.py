@@ -3,22 +3,30 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import socket
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from pathlib import Path
+from typing import Any
 
 import httpx
 import openai
 import pytest
 from openai.types.chat import ChatCompletionChunk
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import Response, StreamingResponse
+from starlette.routing import Route
 from structlog.testing import capture_logs
 
 from gmtags import ProcessResult, log, process
 from gmtags.history.store import HistoryStore, Node
 from gmtags.prompt import gm_instructions
+from gmtags.server import completions
+from gmtags.server.background import BackgroundServer
 from gmtags.server.chats import ChatBook
 from gmtags.server.completions import PREPARED, Completions
 from gmtags.server.demo import demo_config
@@ -420,3 +428,59 @@ class TestPreparedInstructions:
             for number in range(PREPARED):
                 made.prepare(f"other-{number}", turn.before)
             assert turn.node.before not in made.prepared and len(made.prepared) == PREPARED
+
+
+class TestUpstreamConnection:
+    def test_turns_share_one_upstream_connection(self, make_proxy: Callable[..., Proxy]) -> None:
+        """Each streamed reply is read to its end after `[DONE]`, so the next request goes out
+        on the same connection instead of waiting for a new one."""
+        scripted = ScriptedUpstream()
+        ports: list[int] = []
+
+        async def app(scope: dict[str, Any], receive: Any, send: Any) -> None:
+            if scope["type"] == "http":
+                ports.append(scope["client"][1])
+            await scripted.app(scope, receive, send)
+
+        with BackgroundServer(app) as up:
+            proxy = make_proxy(scripted, upstream_url=f"{up.url}/v1")
+            first = ask(proxy, "conn", FIRST, stream=True)
+            second = ask(proxy, "conn", second_turn(first), stream=True)
+            third = [*second_turn(first), {"role": "assistant", "content": second}]
+            ask(proxy, "conn", [*third, {"role": "user", "content": "On."}], stream=True)
+        assert len(ports) == 3 and len(set(ports)) == 1
+
+    def test_an_upstream_going_on_after_done(
+        self, make_proxy: Callable[..., Proxy], monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        """What an upstream sends after `[DONE]` never reaches the caller, and waiting for its
+        end stops after `DRAIN_SECONDS`: the caller's stream ends."""
+        monkeypatch.setattr(completions, "DRAIN_SECONDS", 0.3)
+
+        async def chatter() -> AsyncIterator[bytes]:
+            delta = {"choices": [{"index": 0, "delta": {"content": "The gate holds."}}]}
+            yield f"data: {json.dumps(delta)}\n\n".encode()
+            yield b"data: [DONE]\n\n"
+            for _ in range(100):
+                yield f"data: {json.dumps(delta)}\n\n".encode()
+                await asyncio.sleep(0.1)
+
+        async def completions_route(request: Request) -> Response:
+            return StreamingResponse(chatter(), media_type="text/event-stream")
+
+        upstream = Starlette(
+            routes=[Route("/v1/chat/completions", completions_route, methods=["POST"])]
+        )
+        with BackgroundServer(upstream) as up:
+            proxy = make_proxy(upstream_url=f"{up.url}/v1")
+            started = time.monotonic()
+            with httpx.stream(
+                "POST",
+                f"{proxy.url}/chat/completions",
+                json={"model": MODEL, "stream": True, "messages": FIRST},
+                timeout=10,
+            ) as response:
+                lines = [line for line in response.iter_lines() if line.startswith("data: ")]
+            took = time.monotonic() - started
+        assert lines[-1] == "data: [DONE]" and len(lines) == 2
+        assert "The gate holds." in lines[0] and took < 5
