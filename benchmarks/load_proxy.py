@@ -140,8 +140,11 @@ async def one_reply(client: httpx.AsyncClient, url: str, chat: Chat) -> int:
                 events += 1
                 data = line[5:].strip()
                 if data == "[DONE]":
-                    done = True
-                    break
+                    done = True  # read on to the stream's end: the connection is kept
+                    continue
+                if done:
+                    chat.errors.append("an event after [DONE]")
+                    return events
                 chunk = json.loads(data)
                 if "error" in chunk:
                     chat.errors.append(f"error event: {chunk['error']}")
