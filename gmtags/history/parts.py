@@ -36,7 +36,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from gmtags.history.snapshots import canonical_json
+from gmtags.history.snapshots import ORDERED, canonical_json, canonical_value
 
 MEMBERWISE = frozenset({"gameCharacterCards", "rulesetLive"})
 """Top-level keys whose members are slots of their own (one per character)."""
@@ -69,7 +69,7 @@ def split(data: Mapping[str, Any]) -> Split:
     parts: dict[str, str] = {}
 
     def slot(value: Any) -> tuple[Slot, str]:
-        text = canonical_json_value(value)
+        text = canonical_value(value)
         if len(text) < INLINE_BELOW:
             return [value], text
         digest = hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
@@ -83,7 +83,8 @@ def split(data: Mapping[str, Any]) -> Split:
         if key in MEMBERWISE and isinstance(value, dict):
             members: dict[str, Slot] = {}
             texts: list[str] = []
-            for member in sorted(value):
+            # The cards keep their order (the first is the player's: `snapshots.ORDERED`).
+            for member in value if key == ORDERED else sorted(value):
                 members[member], text = slot(value[member])
                 texts.append(f"{_key(member)}:{text}")
             slots[key] = members
@@ -94,11 +95,6 @@ def split(data: Mapping[str, Any]) -> Split:
     whole = "{" + ",".join(pieces) + "}"
     name = hashlib.sha256(whole.encode("utf-8", "surrogatepass")).hexdigest()
     return Split(name, slots, parts)
-
-
-def canonical_json_value(value: Any) -> str:
-    """Any JSON value as canonical text (what `canonical_json` writes for an object)."""
-    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
 def _key(key: str) -> str:

@@ -8,8 +8,12 @@ records hold names, not copies.
 
 Canonical JSON (a decision; the seeds are silent): the snapshot's storage form
 (`Snapshot.to_json_dict`, values at their default left out) written with
-sorted keys, no spaces and non-ASCII characters as they are, encoded UTF-8.
-Two snapshots that are equal as models have the same name.
+sorted keys, no spaces and non-ASCII characters as they are, encoded UTF-8 —
+except the members of `gameCharacterCards`, which keep their order: the first
+card is the player's character (a `who` left out names it), so two snapshots
+whose cards come in another order are two games. Cards already in sorted order
+are written as plain sorted JSON, so the names such snapshots always had stay.
+Two snapshots that are equal as models, card order included, have the same name.
 """
 
 from __future__ import annotations
@@ -21,10 +25,37 @@ from typing import Any
 
 from gmtags.state.snapshot import Snapshot
 
+ORDERED = "gameCharacterCards"
+"""The one mapping whose members keep their order in canonical JSON (the first is the player's)."""
+
 
 def canonical_json(data: Mapping[str, Any]) -> str:
-    """JSON data as canonical text: sorted keys, no spaces, UTF-8 kept."""
-    return json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    """JSON data as canonical text: sorted keys (`ORDERED`'s members in their order), no
+    spaces, UTF-8 kept."""
+    cards = data.get(ORDERED)
+    if not isinstance(cards, Mapping) or list(cards) == sorted(cards):
+        return canonical_value(data)
+    pieces = []
+    for key, value in sorted(data.items()):
+        text = ordered_members(value) if key == ORDERED else canonical_value(value)
+        pieces.append(f"{canonical_value(key)}:{text}")
+    return "{" + ",".join(pieces) + "}"
+
+
+def canonical_value(value: Any) -> str:
+    """Any JSON value as canonical text: sorted keys at every depth, no spaces, UTF-8 kept."""
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def ordered_members(members: Mapping[str, Any]) -> str:
+    """An object whose members keep their order, each member's value canonical."""
+    return (
+        "{"
+        + ",".join(
+            f"{canonical_value(key)}:{canonical_value(value)}" for key, value in members.items()
+        )
+        + "}"
+    )
 
 
 def snapshot_hash(snapshot: Snapshot) -> str:

@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 import hashlib
+import json
+from pathlib import Path
 
-from gmtags import Snapshot
+from gmtags import Snapshot, load_ruleset, process
 from gmtags.history.snapshots import SnapshotTable, canonical_json, snapshot_hash
+from gmtags.history.store import HistoryStore
+from tests.conftest import FIXTURES
 
 
 class TestSnapshotHash:
@@ -43,3 +47,41 @@ class TestSnapshotTable:
             Snapshot.model_validate({"rulesetClocks": [{"name": "A", "size": 4, "filled": 0}]})
         )
         assert list(table.only({keep})) == [keep]
+
+
+class TestCardOrder:
+    """The first card is the player's character: canonical JSON and the store keep card order."""
+
+    ZED_FIRST = {"gameCharacterCards": {"Zed": {"abilities": {"dex": 20}}, "Ada": {}}}
+    ADA_FIRST = {"gameCharacterCards": {"Ada": {}, "Zed": {"abilities": {"dex": 20}}}}
+
+    def test_sorted_cards_keep_the_names_they_had(self) -> None:
+        """Cards already in sorted order are written as plain sorted JSON, as before."""
+        data = Snapshot.model_validate(self.ADA_FIRST).to_json_dict()
+        plain = json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+        assert canonical_json(data) == plain
+
+    def test_another_order_is_another_game(self) -> None:
+        """Two snapshots whose cards differ only in order have two names, each its order."""
+        zed, ada = Snapshot.model_validate(self.ZED_FIRST), Snapshot.model_validate(self.ADA_FIRST)
+        assert snapshot_hash(zed) != snapshot_hash(ada)
+        text = canonical_json(zed.to_json_dict())
+        assert text == '{"gameCharacterCards":{"Zed":{"abilities":{"dex":20}},"Ada":{}}}'
+        assert list(json.loads(text)["gameCharacterCards"]) == ["Zed", "Ada"]
+
+    def test_the_store_keeps_the_order(self, tmp_path: Path) -> None:
+        """A chat's start and a reply's snapshots read back with the player's card first."""
+        rules = load_ruleset(FIXTURES / "rulesets" / "checks" / "d20-naturals.json")
+        start = Snapshot.model_validate(self.ZED_FIRST)
+        with HistoryStore(tmp_path / "history.sqlite") as store:
+            store.ensure_chat("c", start)
+            read = store.start("c")
+            after = process('[skill_check: ability="Dexterity" dc="15"]', rules, read, seed=1)
+            store.edit_current("c", lambda _: after.snapshot)
+        with HistoryStore(tmp_path / "history.sqlite") as store:
+            assert list(store.start("c").game_character_cards) == ["Zed", "Ada"]
+            stored = store.current("c")
+        assert stored is not None and list(stored.game_character_cards) == ["Zed", "Ada"]
+        # A `who` left out is the player's character: Zed (dex 20), not Ada.
+        assert after.receipts[0].attr("who") == "Zed"
+        assert after.receipts[0].attr("modifier") == "5"

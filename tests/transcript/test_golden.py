@@ -1,5 +1,9 @@
 """Reprocessed and rebuilt chats, byte for byte as gmtags wrote them before issue 16's speed work.
 
+The files were written by the commit before that work (f50b3c1) with one change only: the
+snapshot names keep the order of the cards (`gmtags.history.snapshots.ORDERED`), so the
+names of snapshots whose cards are not in sorted order differ from what f50b3c1 wrote.
+
 Each case of `golden/` is an input chat (the three fixture transcripts, `odd.jsonl`, and
 `generated.jsonl`: 120 messages of `benchmarks/bench_transcript.py`'s generator) and what
 the commit before the speed work wrote for it: `NAME.reprocessed.jsonl` (reprocessed from
