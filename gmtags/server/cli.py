@@ -29,7 +29,7 @@ from gmtags.cli_common import (
     rulesets_option,
     with_layers,
 )
-from gmtags.server.app import create_app
+from gmtags.server.app import create_app, settle
 from gmtags.server.auth import needs_token
 from gmtags.server.config import ServerConfig
 
@@ -116,7 +116,9 @@ def serve_command(
     config = server_config(options, token)  # a bad ruleset or state stops here, once
     click.echo(f"gmtags serve: http://{host}:{port}/v1 -> {upstream}", err=True)
     if workers == 1:
-        uvicorn.run(create_app(config), host=host, port=port, log_level="warning")
+        app = create_app(config)
+        settle(config)
+        uvicorn.run(app, host=host, port=port, log_level="warning")
         return
     os.environ[OPTIONS_ENV] = json.dumps(options)
     if token is not None:
@@ -141,7 +143,10 @@ def server_config(options: dict[str, Any], token: str | None) -> ServerConfig:
 
 def worker_app() -> Starlette:
     """The app of one worker process, from the options its parent left in the environment."""
-    return create_app(server_config(json.loads(os.environ[OPTIONS_ENV]), os.environ.get(TOKEN_ENV)))
+    config = server_config(json.loads(os.environ[OPTIONS_ENV]), os.environ.get(TOKEN_ENV))
+    app = create_app(config)
+    settle(config)
+    return app
 
 
 def serve_workers(host: str, port: int, workers: int) -> None:

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -30,6 +32,7 @@ class TestServeCommand:
             seen.update(app=app, host=host, port=port)
 
         monkeypatch.setattr(cli, "create_app", create_app)
+        monkeypatch.setattr(cli, "settle", lambda config: seen.update(settled=config))
         monkeypatch.setattr("uvicorn.run", run)
         args = [
             *("--ruleset", DEMO_RULESET, "--upstream", "http://127.0.0.1:9/v1"),
@@ -43,6 +46,7 @@ class TestServeCommand:
         assert config.upstream == "http://127.0.0.1:9/v1" and config.display
         assert config.db == str(tmp_path / "h.db")
         assert "Bram the Quiet" in config.start.game_character_cards
+        assert seen["settled"] is config
 
     def test_missing_ruleset_exits_1(self) -> None:
         """A ruleset file that is not there is one line on stderr and exit 1."""
@@ -86,7 +90,10 @@ class TestWorkers:
         monkeypatch.setenv(cli.OPTIONS_ENV, json.dumps(options))
         monkeypatch.setenv(cli.TOKEN_ENV, "secret")
         config = cli.server_config(options, "secret")
+        settled: list[ServerConfig] = []
+        monkeypatch.setattr(cli, "settle", settled.append)  # gc.freeze: not in this process
         app = cli.worker_app()
+        assert [c.start for c in settled] == [config.start]
         book = app.state.book
         assert book.start == config.start and "Bram the Quiet" in book.start.game_character_cards
         assert book.store.path == str(tmp_path / "h.db")
@@ -94,3 +101,19 @@ class TestWorkers:
             (TokenGate, {"token": "secret"})
         ]
         book.store.close()
+
+
+class TestSettle:
+    def test_a_served_process_is_warm_and_frozen(self) -> None:
+        """`settle` builds the tag parser and leaves the start-up objects out of the cyclic
+        collector (run in a fresh interpreter: freezing is for the whole process)."""
+        code = (
+            "import gc; from gmtags.server.app import settle;"
+            " from gmtags.server.demo import demo_config; from gmtags.tags.parse import parser;"
+            " settle(demo_config('http://127.0.0.1:9/v1'));"
+            " print(gc.get_freeze_count() > 10000, parser.cache_info().currsize)"
+        )
+        done = subprocess.run(
+            [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=120
+        )
+        assert done.stdout.split() == ["True", "1"]
