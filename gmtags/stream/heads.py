@@ -5,10 +5,9 @@ as cheaply as they can be, and each is proved equal to `gmtags.tags.scan.HEAD`
 (tests/stream/test_heads.py):
 
 - `CANDIDATE`: a `[` that may begin a head (a tag name's initial follows it,
-  or nothing yet). Most `[`s in narration fail it (`[OOC`, `[1]`).
-- `WHOLE_HEAD`: `HEAD` itself, to find one in a chunk or the window.
-  Both are stdlib `re` patterns: on a few characters a `re` search costs a
-  third of a `regex` one, and they need nothing `re` lacks.
+  or nothing yet). Most `[`s in narration fail it (`[OOC`, `[1]`). A stdlib
+  `re` pattern, as `HEAD` is: on a few characters a `re` search costs a third
+  of a `regex` one.
 - `open_head`: a `[` whose text may still become a head (`[`, `[cl`,
   `[skill_ch`, `[clock \t`), a proper prefix of a head that runs to the end.
   `regex` tells that with `partial=True`, at microseconds a call; such a
@@ -22,21 +21,12 @@ import re
 
 from gmtags.tags.scan import TAG_NAMES
 
-
-def _caseless(word: str) -> str:
-    # ASCII-only case folding, as scan.HEAD does (`re.I` would fold ſ to s).
-    return "".join(f"[{c.lower()}{c.upper()}]" if c.isalpha() else re.escape(c) for c in word)
-
-
 _NAMES = frozenset(TAG_NAMES)
 _NAME_PREFIXES = frozenset(name[:i] for name in TAG_NAMES for i in range(len(name) + 1))
 _INITIALS = "".join(sorted({c for name in TAG_NAMES for c in (name[0].lower(), name[0].upper())}))
 
 CANDIDATE = re.compile(rf"\[(?:[{_INITIALS}]|\Z)")
 """A `[` that may begin a tag head: a name's initial follows it, or nothing yet."""
-
-WHOLE_HEAD = re.compile(rf"\[(?P<name>{'|'.join(_caseless(name) for name in TAG_NAMES)})[ \t]*+:")
-"""`scan.HEAD`: a tag's `[`, name and `:` (its match is what `scan.span_at` reads)."""
 
 
 def open_head(text: str) -> int:

@@ -37,11 +37,11 @@ from gmtags.process import ProcessResult, new_context, new_seed, result_of, step
 from gmtags.ruleset.layers import effective_ruleset
 from gmtags.ruleset.model import Ruleset
 from gmtags.state.snapshot import Snapshot
-from gmtags.stream.heads import CANDIDATE, WHOLE_HEAD, open_head
+from gmtags.stream.heads import CANDIDATE, open_head
 from gmtags.stream.views import VIEWS, View
 from gmtags.stream.window import Window
 from gmtags.tags.render import Placed
-from gmtags.tags.scan import Span, span_at
+from gmtags.tags.scan import HEAD, Span, span_at
 
 
 class StreamProcessor:
@@ -159,7 +159,7 @@ class StreamProcessor:
         if (candidate := CANDIDATE.search(text)) is not None:  # else every `[` is narration
             if candidate.start() == start - 1:
                 open_start = start - 1  # the first candidate, a `[` ending the text, is held
-            elif WHOLE_HEAD.search(text) is not None:
+            elif HEAD.search(text) is not None:
                 return None  # a whole head: the window decides
             else:
                 open_start = open_head(text)
@@ -220,7 +220,7 @@ class StreamProcessor:
         window, length = self._window, self._limits.tag_length
         text, base = window.text, window.base
         while (i := text.find("[", self._seen - base)) >= 0:
-            head = WHOLE_HEAD.match(text, i)
+            head = HEAD.match(text, i)
             if head is not None and head.end() - i <= length:
                 self._head = self._seen = base + i
                 self._looked = base + head.end()
@@ -252,7 +252,7 @@ class StreamProcessor:
         )
         if not settled and "]" not in new:
             return None
-        head = WHOLE_HEAD.match(window.text, start)
+        head = HEAD.match(window.text, start)
         assert head is not None
         span = span_at(window.text, head, self._limits)
         if not (settled or span.complete):

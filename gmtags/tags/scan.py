@@ -14,8 +14,6 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-import regex
-
 from gmtags.limits import Limits
 
 TAG_NAMES = ("skill_check", "sheet", "clock")
@@ -25,20 +23,17 @@ FLAGS = ("clear",)
 
 def _ascii_caseless(word: str) -> str:
     # ASCII-only case folding: `(?i)` would also let the long s (ſ) match "s".
-    return "".join(f"[{c.lower()}{c.upper()}]" if c.isalpha() else regex.escape(c) for c in word)
+    return "".join(f"[{c.lower()}{c.upper()}]" if c.isalpha() else re.escape(c) for c in word)
 
 
 _NAME = "|".join(_ascii_caseless(name) for name in TAG_NAMES)
 _QUOTED = r"[\"\u201c\u201d][^\"\u201c\u201d\r\n]*+[\"\u201c\u201d]"
 _KEY = r"[A-Za-z_][A-Za-z0-9_]*+"
 
-HEAD = regex.compile(rf"\[(?P<name>{_NAME})[ \t]*+:")
-"""A tag's head, with the `regex` module's partial matching (the stream filter asks
-whether a held prefix may still become a tag)."""
-# Issue 16: the scanner itself uses the standard library's engine, three times faster a
-# call on these patterns (Python 3.11 has the possessive quantifiers); both engines read
-# them the same way (tests/tags/test_scan.py).
-_HEAD = re.compile(HEAD.pattern)
+# Issue 16: the standard library's engine, three times faster a call than `regex` on these
+# patterns (Python 3.11 has the possessive quantifiers); both read them the same way
+# (tests/tags/test_scan.py). The stream filter finds heads with `HEAD` too.
+HEAD = re.compile(rf"\[(?P<name>{_NAME})[ \t]*+:")
 # The shape of a whole tag after its head: anything but brackets, quotes and
 # line breaks, or a quoted value (which may hold brackets), then "]".
 _BODY = re.compile(rf"(?:[^\]\[\r\n\"\u201c\u201d]++|{_QUOTED})*+\]")
@@ -63,7 +58,7 @@ class Span:
     complete: bool
 
 
-def span_at(text: str, head: re.Match[str] | regex.Match[str], limits: Limits) -> Span:
+def span_at(text: str, head: re.Match[str], limits: Limits) -> Span:
     """The span of the tag whose head is `head`.
 
     It reads no further than the tag length and never across a line break, so
@@ -89,7 +84,7 @@ def find_spans(text: str, limits: Limits) -> Iterator[Span]:
     """
     pos = 0
     while True:
-        head = _HEAD.search(text, pos)
+        head = HEAD.search(text, pos)
         if head is None:
             return
         if head.end() - head.start() > limits.tag_length:
