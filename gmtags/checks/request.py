@@ -15,6 +15,7 @@ already discarded those attributes.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from gmtags.memo import IdentityMemo
 from gmtags.tags.parse import ParsedTag
@@ -61,40 +62,47 @@ def read_request(tag: ParsedTag, digits: int) -> CheckRequest | None:
     return _REQUESTS.get((tag,), digits, lambda: _read(tag, digits))
 
 
+_NUMBER_KEYS = {
+    "dc": "dc",
+    "bonus": "bonus",
+    "threshold": "threshold",
+    "explode": "explode",
+    "double": "double",
+    "dark": "dark",
+    "upgrade": "upgrade",
+    "setback": "setback",
+    "upgradeown": "upgrade_own",
+}
+"""Whole-number options: the key as written (any case) to the request's field."""
+_TEXT_KEYS = {
+    "who": "who",
+    "difficulty": "difficulty",
+    "with": "with_",
+    "reroll": "reroll",
+    "spend": "spend",
+    "use": "use",
+    "apply": "apply",
+}
+"""Text options (trimmed; blank reads as not written): the key to the request's field."""
+
+
 def _read(tag: ParsedTag, digits: int) -> CheckRequest | None:
     written: dict[str, str | None] = {attr.key.lower(): attr.value for attr in tag.attrs}
     name_key = next((key for key in _NAME_KEYS if (written.get(key) or "").strip()), None)
     if name_key is None:
         return None
-
-    def number(key: str) -> int | None:
-        return parse_int(written.get(key), digits, saturate=True)
-
-    def text(key: str) -> str | None:
-        value = written.get(key)
-        return value.strip() or None if value is not None else None
-
-    return CheckRequest(
-        name=(written.get(name_key) or "").strip(),
-        name_key=name_key,
-        who=text("who"),
-        dc=number("dc"),
-        difficulty=text("difficulty"),
-        with_=text("with"),
-        bonus=number("bonus"),
-        mode=(text("mode") or "").lower() or None,
-        threshold=number("threshold"),
-        explode=number("explode"),
-        double=number("double"),
-        reroll=text("reroll"),
-        spend=text("spend"),
-        use=text("use"),
-        apply=text("apply"),
-        dark=number("dark"),
-        upgrade=number("upgrade"),
-        setback=number("setback"),
-        upgrade_own=number("upgradeown"),
-    )
+    # Only what the tag wrote is read (a tag writes a few of the options).
+    options: dict[str, Any] = {}
+    for key, value in written.items():
+        if key in _NUMBER_KEYS:
+            options[_NUMBER_KEYS[key]] = parse_int(value, digits, saturate=True)
+        elif value is None:
+            continue
+        elif key in _TEXT_KEYS:
+            options[_TEXT_KEYS[key]] = value.strip() or None
+        elif key == "mode":
+            options["mode"] = value.strip().lower() or None
+    return CheckRequest(name=(written[name_key] or "").strip(), name_key=name_key, **options)
 
 
 def clamp(value: int, low: int, high: int) -> int:

@@ -6,9 +6,11 @@ from collections.abc import Iterable
 from dataclasses import replace
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from gmtags import Ruleset, Snapshot
-from gmtags.checks.request import read_request
+from gmtags.checks.request import CheckRequest, read_request
 from gmtags.engine.context import Context
 from gmtags.engine.skill_check import apply_skill_check
 from gmtags.limits import DEFAULT_LIMITS
@@ -120,3 +122,61 @@ class TestOutOfRangeClamps:
         in_range = check(CROWS, text.format(sign + "5"), VEX, faces)
         assert rolled["bonus"] == in_range["bonus"] == bound
         assert rolled == in_range
+
+
+def _every_option(tag: ParsedTag, digits: int) -> CheckRequest | None:
+    """The request read option by option, every one looked up (the reader's first form)."""
+    written = {attr.key.lower(): attr.value for attr in tag.attrs}
+    name_key = next(
+        (k for k in ("skill", "save", "ability") if (written.get(k) or "").strip()), None
+    )
+    if name_key is None:
+        return None
+
+    def number(key: str) -> int | None:
+        return parse_int(written.get(key), digits, saturate=True)
+
+    def text(key: str) -> str | None:
+        value = written.get(key)
+        return value.strip() or None if value is not None else None
+
+    return CheckRequest(
+        name=(written.get(name_key) or "").strip(), name_key=name_key, who=text("who"),
+        dc=number("dc"), difficulty=text("difficulty"), with_=text("with"),
+        bonus=number("bonus"), mode=(text("mode") or "").lower() or None,
+        threshold=number("threshold"), explode=number("explode"), double=number("double"),
+        reroll=text("reroll"), spend=text("spend"), use=text("use"), apply=text("apply"),
+        dark=number("dark"), upgrade=number("upgrade"), setback=number("setback"),
+        upgrade_own=number("upgradeown"),
+    )  # fmt: skip
+
+
+_KEYS = st.sampled_from(
+    [
+        "skill", "Save", "ABILITY", "who", "dc", "DC", "difficulty", "with", "bonus", "mode",
+        "Mode", "threshold", "explode", "double", "reroll", "spend", "use", "apply", "dark",
+        "upgrade", "setback", "upgradeOwn", "unknown", "clear",
+    ]
+)  # fmt: skip
+_VALUES = st.one_of(
+    st.none(),
+    st.sampled_from(["", " ", "15", " -3 ", "+007", "1" * 20, "x", " Advantage ", "Ada", "1.5"]),
+    st.text(max_size=6),
+)
+
+
+class TestReadsOnlyWhatIsWritten:
+    @settings(max_examples=500, deadline=None)
+    @given(pairs=st.dictionaries(_KEYS, _VALUES, max_size=8), digits=st.integers(1, 12))
+    def test_same_request_as_every_option_looked_up(
+        self, pairs: dict[str, str | None], digits: int
+    ) -> None:
+        """Reading only the options a tag wrote gives the request reading every one gives."""
+        seen: set[str] = set()
+        attrs = []
+        for key, value in pairs.items():
+            if key.lower() not in seen:  # a tag never holds one key twice (it is malformed)
+                seen.add(key.lower())
+                attrs.append(Attr(key, value))
+        tag = ParsedTag("skill_check", tuple(attrs), "[skill_check:]")
+        assert read_request(tag, digits) == _every_option(tag, digits)
