@@ -402,6 +402,7 @@ class TestLayersOption:
             return "app"
 
         monkeypatch.setattr(server_cli, "create_app", create_app)
+        monkeypatch.setattr(server_cli, "settle", lambda config: None)  # gc.freeze: not here
         monkeypatch.setattr("uvicorn.run", lambda *args, **kwargs: None)
         args = [
             *("--ruleset", str(LAYERS_PATH), "--upstream", "http://127.0.0.1:9/v1"),
