@@ -30,11 +30,11 @@ class IdentityMemo(Generic[V]):
 
     def __init__(self, size: int) -> None:
         self._size = size
-        self._items: dict[Hashable, tuple[tuple[object, ...], V]] = {}
+        self._items: dict[tuple[Hashable, ...], tuple[tuple[object, ...], V]] = {}
 
     def get(self, objects: tuple[object, ...], extra: Hashable, make: Callable[[], V]) -> V:
         """The result for these very `objects` and `extra`, made by `make()` the first time."""
-        key = (tuple(map(id, objects)), extra)
+        key = (*map(id, objects), extra)
         found = self._items.get(key)
         if found is not None:
             # The entry holds its objects, so their ids stay theirs while it is kept:

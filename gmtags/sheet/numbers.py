@@ -42,7 +42,6 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal
 
-from gmtags.memo import IdentityMemo
 from gmtags.ruleset.model import Ruleset
 from gmtags.ruleset.sheet import Ability, CheckEntry, ListCheck, UntrainedBy
 from gmtags.sheet.values import CheckParts, SheetValues, shared_values
@@ -566,15 +565,17 @@ def sheet_check_number(
     """
     if values is None or not character.has_sheet:
         return CheckNumber(name, match_check(ruleset, name, values), character)
-    return _NUMBERS.get(
-        (ruleset, values),
-        (character, name, with_ability),
-        lambda: _sheet_number(ruleset, values, character, name, with_ability),
-    )
-
-
-_NUMBERS: IdentityMemo[CheckNumber] = IdentityMemo(1024)
-"""Check numbers by sheet values (`shared_values`: one instance per unchanged card)."""
+    if ruleset is not values.ruleset:
+        return _sheet_number(ruleset, values, character, name, with_ability)
+    # Kept on the sheet's values: `shared_values` hands the next check on an unchanged card
+    # the same instance, so its numbers are worked out once (issue 16).
+    key = (character.status, character.name, character.key, name, with_ability)
+    found: CheckNumber | None = values.check_numbers.get(key)
+    if found is None:
+        found = values.check_numbers[key] = _sheet_number(
+            ruleset, values, character, name, with_ability
+        )
+    return found
 
 
 def _sheet_number(

@@ -217,6 +217,8 @@ class SheetValues:
         self.card = card
         self.live = live if live is not None else _START
         self._memo: dict[tuple[str, str], Any] = {}
+        self.check_numbers: dict[tuple[str | None, ...], Any] = {}
+        """The numbers of the checks read on this sheet (`gmtags.sheet.numbers`), by check."""
         index = _index(ruleset)
         self._fields = index.fields
         self._abilities = index.abilities
