@@ -71,6 +71,11 @@ requests arriving in one burst every turn."""
 CLIENT_TIMEOUT = 30.0
 TICKS = os.sysconf("SC_CLK_TCK")
 
+GOAL_P99_MS = 5.0
+"""Issue 16, goal 4: the first narration byte at most this much later through gmtags (p99)."""
+GOAL_CPU_RATIO = 2.0
+"""Issue 16, goal 4: gmtags' CPU per streamed chunk at most this many times the bare proxy's."""
+
 
 def free_port() -> int:
     """A port nothing listens on now (the child binds it a moment later)."""
@@ -381,19 +386,21 @@ def report(legs: Sequence[Leg], args: argparse.Namespace, problems: list[str]) -
     for leg in legs:
         added = ""
         if leg is not direct:
-            added = (
-                f"   added p50 {ms(leg, 0.5) - ms(direct, 0.5):+6.2f}"
-                f" p99 {ms(leg, 0.99) - ms(direct, 0.99):+6.2f}"
-            )
+            p99 = ms(leg, 0.99) - ms(direct, 0.99)
+            added = f"   added p50 {ms(leg, 0.5) - ms(direct, 0.5):+6.2f} p99 {p99:+6.2f}"
+            if leg is ours:
+                verdict = "met" if p99 <= GOAL_P99_MS else "not met"
+                added += f" (goal: p99 ≤ +{GOAL_P99_MS:g} ms: {verdict})"
         print(
             f"first narration byte, {leg.name:6} (ms): p50 {ms(leg, 0.5):6.2f}"
             f" p99 {ms(leg, 0.99):6.2f}{added}   ({leg.replies / leg.seconds:6.1f} replies/s)"
         )
     per_chunk = {leg.name: leg.cpu / leg.chunks * 1e6 if leg.chunks else 0.0 for leg in legs[1:]}
+    ratio = per_chunk["gmtags"] / per_chunk["bare"] if per_chunk["bare"] else 0.0
     print(
         f"proxy CPU per streamed chunk (µs): gmtags {per_chunk['gmtags']:6.1f}"
-        f"   bare {per_chunk['bare']:6.1f}"
-        f"   ratio {per_chunk['gmtags'] / per_chunk['bare'] if per_chunk['bare'] else 0:5.2f}x"
+        f"   bare {per_chunk['bare']:6.1f}   ratio {ratio:5.2f}x"
+        f" (goal: at most {GOAL_CPU_RATIO:g}x: {'met' if ratio <= GOAL_CPU_RATIO else 'not met'})"
     )
     errors = [error for leg in legs for error in leg.errors]
     print(f"errors: {len(errors)}")

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import json.encoder
 from collections.abc import Iterator, Mapping
 from typing import Any
 
@@ -35,10 +36,14 @@ def canonical_json(data: Mapping[str, Any]) -> str:
     cards = data.get(ORDERED)
     if not isinstance(cards, Mapping) or list(cards) == sorted(cards):
         return canonical_value(data)
+    rest = {key: value for key, value in data.items() if key != ORDERED}
+    if all(key > ORDERED for key in rest):  # it sorts first: the rest follows it
+        after = canonical_value(rest)[1:] if rest else "}"
+        return f"{{{_string(ORDERED)}:{ordered_members(cards)}{',' if rest else ''}{after}"
     pieces = []
     for key, value in sorted(data.items()):
         text = ordered_members(value) if key == ORDERED else canonical_value(value)
-        pieces.append(f"{canonical_value(key)}:{text}")
+        pieces.append(f"{_string(key)}:{text}")
     return "{" + ",".join(pieces) + "}"
 
 
@@ -49,13 +54,11 @@ def canonical_value(value: Any) -> str:
 
 def ordered_members(members: Mapping[str, Any]) -> str:
     """An object whose members keep their order, each member's value canonical."""
-    return (
-        "{"
-        + ",".join(
-            f"{canonical_value(key)}:{canonical_value(value)}" for key, value in members.items()
-        )
-        + "}"
-    )
+    return "{" + ",".join(f"{_string(k)}:{canonical_value(v)}" for k, v in members.items()) + "}"
+
+
+_string = json.encoder.encode_basestring
+"""A JSON string with non-ASCII characters as they are (as `ensure_ascii=False` writes one)."""
 
 
 def snapshot_hash(snapshot: Snapshot) -> str:

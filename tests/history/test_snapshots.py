@@ -5,6 +5,10 @@ from __future__ import annotations
 import hashlib
 import json
 from pathlib import Path
+from typing import Any
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from gmtags import Snapshot, load_ruleset, process
 from gmtags.history.snapshots import SnapshotTable, canonical_json, snapshot_hash
@@ -85,3 +89,41 @@ class TestCardOrder:
         # A `who` left out is the player's character: Zed (dex 20), not Ada.
         assert after.receipts[0].attr("who") == "Zed"
         assert after.receipts[0].attr("modifier") == "5"
+
+
+_KEYS = st.sampled_from(
+    ["gameCharacterCards", "gamePartySheet", "rulesetLive", "rulesetClocks", "aa", "gameA", "zz"]
+)
+_NAMES = st.text(min_size=1, max_size=4)
+_DATA = st.dictionaries(
+    _KEYS,
+    st.one_of(
+        st.integers(),
+        st.dictionaries(_NAMES, st.dictionaries(_NAMES, st.integers(), max_size=3), max_size=3),
+    ),
+)
+
+
+def _sorted_text(value: object) -> str:
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+class TestCanonicalText:
+    @settings(max_examples=500, deadline=None)
+    @given(data=_DATA)
+    def test_sorted_everywhere_but_the_cards(self, data: dict[str, Any]) -> None:
+        """Every key sorted at every depth, except the cards' own order, whatever keys come
+        before or after `gameCharacterCards`; sorted cards give plain sorted JSON."""
+        text = canonical_json(data)
+        pieces = []
+        for key, value in sorted(data.items()):
+            if key == "gameCharacterCards" and isinstance(value, dict):
+                members = ",".join(f"{_sorted_text(k)}:{_sorted_text(v)}" for k, v in value.items())
+                pieces.append(f"{_sorted_text(key)}:{{{members}}}")
+            else:
+                pieces.append(f"{_sorted_text(key)}:{_sorted_text(value)}")
+        assert text == "{" + ",".join(pieces) + "}"
+        assert json.loads(text) == data
+        cards = data.get("gameCharacterCards")
+        if not isinstance(cards, dict) or list(cards) == sorted(cards):
+            assert text == _sorted_text(data)
