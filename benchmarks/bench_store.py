@@ -32,6 +32,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from bench_transcript import REPLIES as CREW_REPLIES
+
 from gmtags import Snapshot, build_character, load_ruleset, process
 from gmtags.history.fingerprint import Fingerprint, fingerprint
 from gmtags.history.snapshots import canonical_json
@@ -49,13 +51,7 @@ def reply(index: int) -> str:
     """The GM's reply at position `index`: a cycle of eight, most of them changing the state."""
     score = index // 8
     return (
-        'The bell tolls. [clock: name="Alarm" tick="1"] Vex moves. '
-        '[skill_check: ability="Finesse" who="Vex"]',
-        'Coin changes hands. [sheet: sheet="party" op="restore" pool="coin" amount="1"] '
-        '[sheet: who="Nim" op="track" track="stress" by="1"]',
-        'The alarm falls quiet. [clock: name="Alarm" tick="-2"] '
-        '[sheet: who="Nim" op="track" track="stress" by="-1"]',
-        "Rain on the canal; nothing happens for a while.",
+        *CREW_REPLIES,  # bench_transcript's four, then four of a score's own
         f'Ash counts the take. [sheet: who="Ash" op="advance" field="coin_stash" to="{score % 41}"]'
         ' [skill_check: ability="Skirmish" who="Ash"]',
         'The crew moves on. [sheet: sheet="party" op="advance" field="lair" '
