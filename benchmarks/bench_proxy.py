@@ -46,7 +46,7 @@ from pathlib import Path
 import httpx
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from load_proxy import Chat, check_history, new_chats, one_reply, percentile
+from load_proxy import Chat, check_history, new_chats, one_reply, outcome, percentile
 
 from gmtags.demo import demo_file
 from gmtags.history.store import HistoryStore
@@ -403,14 +403,7 @@ def report(legs: Sequence[Leg], args: argparse.Namespace, problems: list[str]) -
         f" (goal: at most {GOAL_CPU_RATIO:g}x: {'met' if ratio <= GOAL_CPU_RATIO else 'not met'})"
     )
     errors = [error for leg in legs for error in leg.errors]
-    print(f"errors: {len(errors)}")
-    for error in errors[:5]:
-        print(f"  {error}")
-    verdict = "intact" if not problems else "NOT intact"
-    print(f"history: {verdict} ({ours.replies} replies in {len(ours.chats)} chats)")
-    for problem in problems[:5]:
-        print(f"  {problem}")
-    return 0 if not errors and not problems else 1
+    return outcome(errors, "", problems, f"({ours.replies} replies in {len(ours.chats)} chats)")
 
 
 if __name__ == "__main__":

@@ -295,11 +295,20 @@ def main(argv: Sequence[str] | None = None) -> int:
         f"   direct p50 {d50:.2f} p99 {d99:.2f}"
         f"   added p50 {p50 - d50:+.2f} p99 {p99 - d99:+.2f}"
     )
-    print(f"errors:      {len(errors)} (proxy {len(proxied.errors)}, direct {len(direct.errors)})")
+    return outcome(
+        errors,
+        f"(proxy {len(proxied.errors)}, direct {len(direct.errors)})",
+        problems,
+        f"({intact}/{len(proxied.chats)} chats)",
+    )
+
+
+def outcome(errors: Sequence[str], counted: str, problems: Sequence[str], checked: str) -> int:
+    """Print the errors and the history check (the first five of each); the exit status."""
+    print(f"errors:  {len(errors)} {counted}".rstrip())
     for error in errors[:5]:
         print(f"  {error}")
-    verdict = "intact" if not problems else "NOT intact"
-    print(f"history:     {verdict} ({intact}/{len(proxied.chats)} chats)")
+    print(f"history: {'intact' if not problems else 'NOT intact'} {checked}")
     for problem in problems[:5]:
         print(f"  {problem}")
     return 0 if not errors and not problems else 1

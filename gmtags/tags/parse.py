@@ -69,6 +69,12 @@ class ParsedTag:
         return None if attr is None else attr.value
 
 
+def _pair(text: str) -> Attr:
+    """One `PAIR` token as its attribute: the key before `=`, the value inside its quotes."""
+    key, _, quoted = text.partition("=")
+    return Attr(key.rstrip(" \t"), quoted.strip(" \t")[1:-1])
+
+
 class _ToAttrs(Transformer[Token, list[Attr]]):
     """Turn the parse tree into attributes. Never raises: every rule is total."""
 
@@ -76,8 +82,7 @@ class _ToAttrs(Transformer[Token, list[Attr]]):
         return [child for child in children if isinstance(child, Attr)]
 
     def pair(self, children: list[Token]) -> Attr:
-        key, _, quoted = str(children[0]).partition("=")
-        return Attr(key.rstrip(" \t"), quoted.strip(" \t")[1:-1])
+        return _pair(str(children[0]))
 
     def flag(self, children: list[Token]) -> Attr:
         return Attr(str(children[0]), None)
@@ -166,8 +171,7 @@ def _parsed(raw: str) -> tuple[Attr, ...] | None:
     while True:
         pos = reader.ignore.match(raw, pos).end()  # type: ignore[union-attr]
         if (pair := reader.pair.match(raw, pos)) is not None:
-            key, _, quoted = pair[0].partition("=")
-            attrs.append(Attr(key.rstrip(" \t"), quoted.strip(" \t")[1:-1]))
+            attrs.append(_pair(pair[0]))
             pos = pair.end()
         elif (key_match := reader.key.match(raw, pos)) is not None:
             attrs.append(Attr(key_match[0], None))

@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import itertools
+import json
+import threading
 from collections.abc import Callable, Iterator
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+import httpx
 import openai
 import pytest
 
@@ -83,3 +86,28 @@ def make_proxy(tmp_path: Path) -> Iterator[Callable[..., Proxy]]:
 def proxy(make_proxy: Callable[..., Proxy]) -> Proxy:
     """The proxy with receipts, against the scripted upstream."""
     return make_proxy()
+
+
+def read_events(
+    url: str, chat: str, act: Callable[[], object], wanted: int, timeout: float = 20.0
+) -> list[tuple[str, dict[str, Any]]]:
+    """Open `chat`'s events stream on the server at `url`, run `act` (in a thread) once the
+    stream is open, and read `wanted` events as (event name, data)."""
+    got: list[tuple[str, dict[str, Any]]] = []
+    with (
+        httpx.Client(timeout=timeout) as client,
+        client.stream("GET", f"{url}/gmtags/api/chats/{chat}/events") as stream,
+    ):
+        assert stream.status_code == 200
+        assert stream.headers["content-type"].startswith("text/event-stream")
+        kind = ""
+        for line in stream.iter_lines():
+            if line == ": connected":
+                threading.Thread(target=act, daemon=True).start()
+            elif line.startswith("event: "):
+                kind = line[7:]
+            elif line.startswith("data: "):
+                got.append((kind, json.loads(line[6:])))
+                if len(got) == wanted:
+                    break
+    return got

@@ -9,12 +9,10 @@ import signal
 import socket
 import subprocess
 import sys
-import threading
 import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Any
 
 import httpx
 import pytest
@@ -24,6 +22,7 @@ from gmtags.process import process
 from gmtags.server.background import BackgroundServer
 from gmtags.server.demo import demo_config
 from gmtags.server.demo_upstream import MODEL, ScriptedUpstream
+from tests.server.conftest import read_events
 
 DEMO = Path(__file__).resolve().parents[2] / "gmtags" / "demo"
 TIMEOUT = 20.0
@@ -176,27 +175,6 @@ class TestWorkers:
             assert len(swipes) == len(replies) == 8
             assert {node.parent for node in swipes} == {root.id}
             assert len({node.seed for node in swipes}) == 8
-
-
-def read_events(url: str, chat: str, act: Callable[[], Any], wanted: int) -> list[Any]:
-    """Open `chat`'s events stream at `url`, run `act` once it is open, read `wanted` events."""
-    got: list[Any] = []
-    with (
-        httpx.Client(timeout=TIMEOUT) as client,
-        client.stream("GET", f"{url}/gmtags/api/chats/{chat}/events") as stream,
-    ):
-        assert stream.status_code == 200
-        kind = ""
-        for line in stream.iter_lines():
-            if line == ": connected":
-                threading.Thread(target=act, daemon=True).start()
-            elif line.startswith("event: "):
-                kind = line[7:]
-            elif line.startswith("data: "):
-                got.append((kind, json.loads(line[6:])))
-                if len(got) == wanted:
-                    break
-    return got
 
 
 class TestEventsAcrossProcesses:

@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from pathlib import Path
@@ -19,6 +18,7 @@ from gmtags.server.chats import ChatBook
 from gmtags.server.demo import demo_config
 from gmtags.server.demo_upstream import MODEL, ScriptedUpstream
 from gmtags.server.pages import state
+from tests.server.conftest import read_events
 
 SYSTEM = {"role": "system", "content": "GM"}
 TIMEOUT = 10.0
@@ -182,40 +182,13 @@ class TestNode:
         assert served.get(f"/gmtags/api/chats/nobody/nodes/{node['id']}").status_code == 404
 
 
-def read_events(
-    served: Served, chat: str, act: Callable[[], object], wanted: int
-) -> list[tuple[str, dict[str, Any]]]:
-    """Open the chat's events stream, run `act` once it is open, and read `wanted` events."""
-    import json
-
-    got: list[tuple[str, dict[str, Any]]] = []
-    with (
-        httpx.Client(timeout=TIMEOUT) as client,
-        client.stream("GET", f"{served.url}/gmtags/api/chats/{chat}/events") as stream,
-    ):
-        assert stream.status_code == 200
-        assert stream.headers["content-type"].startswith("text/event-stream")
-        lines = stream.iter_lines()
-        kind = ""
-        for line in lines:
-            if line == ": connected":
-                threading.Thread(target=act, daemon=True).start()
-            elif line.startswith("event: "):
-                kind = line[7:]
-            elif line.startswith("data: "):
-                got.append((kind, json.loads(line[6:])))
-                if len(got) == wanted:
-                    break
-    return got
-
-
 class TestEvents:
     def test_a_new_reply_is_an_event(self, served: Served) -> None:
         """A reply finished while the stream is open arrives as a `node` event."""
         reply = served.ask("road", [SYSTEM, user("I push.")])
         (first,) = nodes(served, "road")
         turn = [SYSTEM, user("I push."), gm(reply), user("On.")]
-        events = read_events(served, "road", lambda: served.ask("road", turn), 1)
+        events = read_events(served.url, "road", lambda: served.ask("road", turn), 1)
         (kind, data), new = events[0], nodes(served, "road")[-1]
         assert kind == "node"
         assert data == {
@@ -236,7 +209,7 @@ class TestEvents:
         served.ask("road", [*turn, gm(first), user("On."), gm(second), user("Again.")])
         one, two, _ = nodes(served, "road")
         events = read_events(
-            served, "road", lambda: served.ask("road", [*turn, gm(first), user("Back.")]), 2
+            served.url, "road", lambda: served.ask("road", [*turn, gm(first), user("Back.")]), 2
         )
         assert [kind for kind, _ in events] == ["current", "node"]
         assert events[0][1]["current"] == one["id"]
@@ -246,7 +219,7 @@ class TestEvents:
     def test_a_save_is_a_changed_event(self, served: Served) -> None:
         """`events.changed(chat)` (what the builder page calls after a save) is an event."""
         served.ask("road", [SYSTEM, user("I push.")])
-        events = read_events(served, "road", lambda: served.book.events.changed("road"), 1)
+        events = read_events(served.url, "road", lambda: served.book.events.changed("road"), 1)
         assert events == [("changed", {"chat": "road"})]
 
     def test_events_of_an_unknown_chat_are_404(self, served: Served) -> None:
