@@ -7,7 +7,7 @@ check tags; every tenth has three swipes) and reports:
   against only reading and writing the JSONL (plain `json`, and gmtags'
   byte-preserving reader and writer);
 - issue 16, goal 3: one chat reprocessed as `gmtags transcript reprocess CHAT
-  --out OUT` runs it (`gmtags.transcript.cli._run`: read, reprocess, write),
+  --out OUT` runs it (`gmtags.transcript.tasks.run_file`: read, reprocess, write),
   with every call of `process()` it makes timed: the total, the time inside
   `process()`, and the share outside it (goal: at most 20%);
 - issue 16, goal 3: a folder of four 2,500-message chats reprocessed by the
@@ -37,9 +37,10 @@ from click.testing import CliRunner
 from gmtags import Snapshot, load_ruleset
 from gmtags.history.store import HistoryStore
 from gmtags.transcript import parse_chat, read_chat, reprocess, state, write_chat
-from gmtags.transcript.cli import Task, _run, transcript
+from gmtags.transcript.cli import transcript
 from gmtags.transcript.layout import read_history
 from gmtags.transcript.stored import save_nodes, stored_state
+from gmtags.transcript.tasks import Task, run_file
 
 ROOT = Path(__file__).resolve().parent.parent
 MESSAGES = 10_000
@@ -154,7 +155,7 @@ def share_outside(source: Path, target: Path, runs: int) -> None:
     for _ in range(runs):
         with process_timed() as inside:
             cpu = time.process_time()
-            total, outcome = timed(lambda: _run(task, ruleset, start))
+            total, outcome = timed(lambda: run_file(task, ruleset, start))
             cpu = time.process_time() - cpu
         assert getattr(outcome, "error", True) is None, outcome
         if best is None or total < best[0]:

@@ -267,14 +267,19 @@ def parse_chat(text: str, name: str, path: str | None = None) -> Chat:
     return Chat(kind or "plain", name, header, tuple(messages), tuple(layout), newline, final, bom)
 
 
+def read_chat_text(path: str | os.PathLike[str]) -> str:
+    """A chat file's text as `read_chat` parses it; `TranscriptError` when it is not UTF-8."""
+    file = Path(path)
+    try:
+        return file.read_text(encoding="utf-8")
+    except UnicodeDecodeError:
+        raise TranscriptError(str(file), "not UTF-8 text") from None
+
+
 def read_chat(path: str | os.PathLike[str]) -> Chat:
     """Read a chat file; `TranscriptError` names the line of any bad JSON."""
     file = Path(path)
-    try:
-        text = file.read_text(encoding="utf-8")
-    except UnicodeDecodeError:
-        raise TranscriptError(str(file), "not UTF-8 text") from None
-    return parse_chat(text, file.stem, str(file))
+    return parse_chat(read_chat_text(file), file.stem, str(file))
 
 
 def write_atomic(path: str | os.PathLike[str], text: str) -> None:

@@ -5,8 +5,11 @@
     gmtags transcript state CHAT.jsonl [--message N] [--swipe K] [--db H.sqlite [--chat ID]]
 
 `CHAT.jsonl` may be a folder (every `*.jsonl` under it) or several files;
-`--jobs N` spreads them over N processes, with a progress bar when stderr is
-a terminal and a one-line summary on stderr at the end.
+`--jobs N` spreads them over N processes, or `--dask tcp://HOST:PORT` over the
+workers of an existing Dask cluster (SPEC §12, `gmtags.transcript.cluster`),
+with a progress bar when stderr is a terminal and a one-line summary on stderr
+at the end. Every chat, wherever it runs, is run by `gmtags.transcript.tasks`'
+one `run_text`.
 
 Decision (issue 16): a chat is the unit of work. Each assistant message starts
 from the snapshot the one before it left, so the messages of one chat are a
@@ -38,6 +41,13 @@ Decisions where SPEC §6 is silent:
 - A chat that cannot be read is reported (`CHAT, line N: why`) and the others
   still run; the exit code is then 1. Nothing is ever written half-way:
   every output file is written to a temporary file and renamed.
+- `--dask` (reprocess and rebuild): this process reads every chat and
+  writes every output; the workers get the text, the ruleset and the start,
+  nothing else. It refuses `--db` (exit 2): the store is a file on this
+  machine that the workers do not reach, and running its parts here would
+  mean parsing every chat here and shipping each history back. It refuses
+  `--jobs N` above 1 too (both say where chats run): the cluster's workers
+  and their threads set how many chats run at once.
 - `--layers a,b` (SPEC §4) sets the layers of the start each chat is
   processed from (`--state`, else the start stored in the chat or the
   store, else empty) when that start names none; an id the ruleset lacks, or
@@ -47,65 +57,24 @@ Decisions where SPEC §6 is silent:
 
 from __future__ import annotations
 
-import gc
 import json
-import sqlite3
 import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor, as_completed
 from contextlib import contextmanager
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from pathlib import Path
 from typing import Literal
 
 import click
 
 from gmtags.cli_common import fail, layers_option, read_ruleset, read_snapshot, rulesets_option
-from gmtags.history.records import HistoryError
-from gmtags.history.store import HistoryStore
 from gmtags.jsonfile import dumps
-from gmtags.ruleset.layers import LayerChoiceError, chosen_layers, start_layers
+from gmtags.ruleset.layers import LayerChoiceError, chosen_layers
 from gmtags.ruleset.model import Ruleset
 from gmtags.state.snapshot import Snapshot
-from gmtags.transcript.chat import Chat, TranscriptError, read_chat, write_atomic
-from gmtags.transcript.layout import stored_start
-from gmtags.transcript.rebuild import rebuild
-from gmtags.transcript.reprocess import reprocess
-from gmtags.transcript.state import state
-from gmtags.transcript.stored import save_nodes, stored_chat, stored_state
-
-Command = Literal["reprocess", "rebuild", "state"]
-
-
-@dataclass(frozen=True, slots=True)
-class Task:
-    """One chat to run a command on, and where its result goes (None: returned as text)."""
-
-    command: Command
-    chat: str
-    out: str | None
-    message: int | None = None
-    swipe: int | None = None
-    db: str | None = None
-    """The SQLite history store to read (state, rebuild) or save to (reprocess), if any."""
-    named: str | None = None
-    """The chat of the store (`--chat`); None: found by matching the file's messages."""
-    layers: tuple[str, ...] = ()
-    """`--layers`: the layers a start that names none is given (checked against the ruleset)."""
-
-
-@dataclass(frozen=True, slots=True)
-class Outcome:
-    """What one chat gave: counts, contradictions, the text for stdout, or an error."""
-
-    chat: str
-    error: str | None = None
-    messages: int = 0
-    swipes: int = 0
-    report: tuple[str, ...] = field(default=())
-    text: str | None = None
-
+from gmtags.transcript.tasks import Command, Outcome, Task, largest_first, run_file
 
 _WORKER: dict[str, tuple[Ruleset | None, Snapshot | None]] = {}
 
@@ -126,97 +95,9 @@ def _init_worker(ruleset: Ruleset | None, start: Snapshot | None) -> None:
     _WORKER["loaded"] = (ruleset, start)
 
 
-def _open_store(task: Task) -> HistoryStore:
-    """The task's history store; one that is only read must already exist."""
-    assert task.db is not None
-    if task.command != "reprocess" and not Path(task.db).is_file():
-        raise HistoryError(f"history store not found: {task.db}")
-    return HistoryStore(task.db)
-
-
-def _layered(task: Task, chat: Chat, start: Snapshot | None) -> Snapshot | None:
-    """The start with `--layers` set: the given start, else the chat's stored one, else empty."""
-    if not task.layers:
-        return start
-    found = start if start is not None else stored_start(chat) or Snapshot()
-    return start_layers(found, task.layers)
-
-
-@contextmanager
-def _old_objects_set_aside() -> Iterator[None]:
-    """Leave the objects alive before a chat runs out of the cyclic collector's full passes.
-
-    Issue 16: a full pass walks every object alive, pydantic's compiled schemas for
-    the ruleset and snapshot models among them (about 90 ms each on the benchmark
-    machine), and a 10,000-message chat grows the heap enough to set off several:
-    a third of a reprocess went to them. Frozen (`gc.freeze`), the objects that were
-    there before are not walked, while everything the chat makes is collected as
-    usual; they are handed back (`gc.unfreeze`) when it is done. When something
-    else has frozen objects already, nothing is changed, so its freeze stands.
-    """
-    if gc.get_freeze_count():
-        yield
-        return
-    gc.freeze()
-    try:
-        yield
-    finally:
-        gc.unfreeze()
-
-
-def _run(task: Task, ruleset: Ruleset | None, start: Snapshot | None) -> Outcome:
-    """Run one task; an unreadable chat becomes an error outcome, never an exception."""
-    with _old_objects_set_aside():
-        return _run_task(task, ruleset, start)
-
-
-def _run_task(task: Task, ruleset: Ruleset | None, start: Snapshot | None) -> Outcome:
-    try:
-        chat = read_chat(task.chat)
-        if task.command == "state":
-            if task.db is None:
-                snapshot = state(chat, task.message, task.swipe)
-            else:
-                with _open_store(task) as store:
-                    snapshot = stored_state(
-                        chat, store, task.message, task.swipe, named=task.named, where=task.db
-                    )
-            return Outcome(task.chat, text=snapshot.to_json(indent=2))
-        assert ruleset is not None
-        if task.command == "reprocess":
-            done = reprocess(chat, ruleset, _layered(task, chat, start))
-            text, messages, swipes = done.chat.dumps(), done.messages, done.swipes
-            if task.db is not None:
-                with _open_store(task) as store:
-                    save_nodes(store, done.chat, done.history)
-            report: tuple[str, ...] = ()
-        else:
-            if task.db is not None:
-                with _open_store(task) as store:
-                    start = store.start(stored_chat(chat, store, task.named, task.db))
-            built = rebuild(chat, ruleset, _layered(task, chat, start))
-            text, messages, swipes = built.chat.dumps(), built.messages, built.swipes
-            report = tuple(f"{task.chat}: {item}" for item in built.contradictions)
-        if task.out is not None:
-            Path(task.out).parent.mkdir(parents=True, exist_ok=True)
-            write_atomic(task.out, text)
-            return Outcome(task.chat, None, messages, swipes, report)
-        return Outcome(task.chat, None, messages, swipes, report, text)
-    except TranscriptError as error:
-        return Outcome(task.chat, str(error))
-    except (HistoryError, LayerChoiceError) as error:
-        return Outcome(task.chat, f"{task.chat}: {error}")
-    except FileNotFoundError:
-        return Outcome(task.chat, f"chat file not found: {task.chat}")
-    except sqlite3.Error as error:
-        return Outcome(task.chat, f"{task.chat}: history store {task.db}: {error}")
-    except OSError as error:
-        return Outcome(task.chat, f"cannot read or write {task.chat}: {error.strerror}")
-
-
 def _run_in_worker(task: Task) -> Outcome:
     ruleset, start = _WORKER["loaded"]
-    return _run(task, ruleset, start)
+    return run_file(task, ruleset, start)
 
 
 def _expand(paths: tuple[str, ...]) -> tuple[list[tuple[Path, Path]], bool]:
@@ -289,18 +170,8 @@ def _progress(total: int, label: str) -> Iterator[Callable[[], None]]:
         yield lambda: progress.advance(bar)
 
 
-def _largest_first(tasks: Sequence[Task]) -> list[int]:
-    """The tasks' indexes, the largest chat file first (ties and unreadable files in order):
-    the long chats start at once and the short ones fill the gaps, so no process is left
-    with one long chat after the others are done."""
-
-    def size(index: int) -> int:
-        try:
-            return Path(tasks[index].chat).stat().st_size
-        except OSError:
-            return 0
-
-    return sorted(range(len(tasks)), key=lambda index: -size(index))
+def _jobs(jobs: int) -> str:
+    return f"{jobs} job{'s' if jobs != 1 else ''}"
 
 
 def _execute(
@@ -310,8 +181,10 @@ def _execute(
     state_path: str | None,
     layers: str | None = None,
     rulesets: Sequence[str] = (),
-) -> list[Outcome]:
-    """Run every task, in `jobs` processes when there are several; outcomes in task order.
+    dask: str | None = None,
+) -> tuple[list[Outcome], str]:
+    """Run every task, in `jobs` processes when there are several, or on the Dask cluster
+    at `dask`; the outcomes in task order, and where they ran (for the summary).
 
     `--layers` is checked against the ruleset here, before any chat runs. A chat
     is the unit of work: each message starts from the state the one before it
@@ -325,11 +198,19 @@ def _execute(
         except LayerChoiceError as error:
             fail(str(error))
         tasks = [replace(task, layers=chosen) for task in tasks]
-    outcomes: dict[int, Outcome] = {}
-    with _progress(len(tasks), tasks[0].command if tasks else "") as advance:
+    label = tasks[0].command if tasks else ""
+    if dask is not None:
+        from gmtags.transcript.cluster import connect
+
+        assert ruleset is not None
+        with connect(dask) as cluster, _progress(len(tasks), label) as advance:
+            outcomes = cluster.run(tasks, ruleset, start, advance)
+            return outcomes, cluster.describe()
+    done: dict[int, Outcome] = {}
+    with _progress(len(tasks), label) as advance:
         if jobs <= 1 or len(tasks) <= 1:
             for index, task in enumerate(tasks):
-                outcomes[index] = _run(task, ruleset, start)
+                done[index] = run_file(task, ruleset, start)
                 advance()
         else:
             with ProcessPoolExecutor(
@@ -339,15 +220,15 @@ def _execute(
             ) as pool:
                 futures: dict[Future[Outcome], int] = {
                     pool.submit(_run_in_worker, tasks[index]): index
-                    for index in _largest_first(tasks)
+                    for index in largest_first(tasks)
                 }
                 for future in as_completed(futures):
-                    outcomes[futures[future]] = future.result()
+                    done[futures[future]] = future.result()
                     advance()
-    return [outcomes[index] for index in range(len(tasks))]
+    return [done[index] for index in range(len(tasks))], _jobs(jobs)
 
 
-def _summary(command: str, outcomes: list[Outcome], seconds: float, jobs: int) -> str:
+def _summary(command: str, outcomes: list[Outcome], seconds: float, where: str) -> str:
     failed = sum(1 for outcome in outcomes if outcome.error)
     contradicted = sum(len(outcome.report) for outcome in outcomes)
     parts = [
@@ -359,10 +240,10 @@ def _summary(command: str, outcomes: list[Outcome], seconds: float, jobs: int) -
         parts.append(f"{contradicted} contradicted receipts")
     if failed:
         parts.append(f"{failed} failed")
-    return ", ".join(parts) + f" in {seconds:.2f} s ({jobs} job{'s' if jobs != 1 else ''})"
+    return ", ".join(parts) + f" in {seconds:.2f} s ({where})"
 
 
-def _finish(command: str, outcomes: list[Outcome], started: float, jobs: int) -> bool:
+def _finish(command: str, outcomes: list[Outcome], started: float, where: str) -> bool:
     """Report errors and contradictions on stderr; True when everything was fine."""
     for outcome in outcomes:
         if outcome.error:
@@ -371,7 +252,7 @@ def _finish(command: str, outcomes: list[Outcome], started: float, jobs: int) ->
             click.echo(line, err=True)
     if len(outcomes) > 1:
         elapsed = time.perf_counter() - started
-        click.echo(_summary(command, outcomes, elapsed, jobs), err=True)
+        click.echo(_summary(command, outcomes, elapsed, where), err=True)
     return not any(outcome.error or outcome.report for outcome in outcomes)
 
 
@@ -402,6 +283,11 @@ _chat_option = click.option(
 _jobs_option = click.option(
     "--jobs", type=click.IntRange(min=1), default=1, show_default=True, help="Processes to use."
 )
+_dask_option = click.option(
+    "--dask",
+    metavar="tcp://HOST:PORT",
+    help="Run the chats on this Dask scheduler's workers instead (the gmtags[dask] extra).",
+)
 
 
 def _run_all(
@@ -415,6 +301,7 @@ def _run_all(
     named: str | None = None,
     layers: str | None = None,
     rulesets: Sequence[str] = (),
+    dask: str | None = None,
 ) -> None:
     """Run `command` on every chat, print what it writes to stdout, exit 1 on any failure.
 
@@ -426,13 +313,20 @@ def _run_all(
         raise click.UsageError("--chat names a chat of the --db store: give --db too")
     if command == "rebuild" and db is not None and state_path is not None:
         raise click.UsageError("--state and --db both give the start: choose one")
+    if dask is not None and db is not None:
+        raise click.UsageError(
+            "--db is a history store on this machine, which --dask workers do not reach: "
+            "use --jobs N with --db"
+        )
+    if dask is not None and jobs > 1:
+        raise click.UsageError("--jobs and --dask both say where the chats run: choose one")
     tasks, several = _tasks(command, chats, out, db=db, named=named)
-    outcomes = _execute(tasks, jobs, ruleset_path, state_path, layers, rulesets)
+    outcomes, where = _execute(tasks, jobs, ruleset_path, state_path, layers, rulesets, dask)
     quiet = several and command == "rebuild"
     for outcome in outcomes:
         if outcome.text is not None and not quiet:
             click.echo(outcome.text, nl=False)
-    if not _finish(command, outcomes, started, jobs):
+    if not _finish(command, outcomes, started, where):
         sys.exit(1)
 
 
@@ -448,6 +342,7 @@ def transcript() -> None:
 @_out_option
 @_save_db_option
 @_jobs_option
+@_dask_option
 @layers_option
 @rulesets_option
 def reprocess_command(
@@ -457,6 +352,7 @@ def reprocess_command(
     out: str | None,
     db: str | None,
     jobs: int,
+    dask: str | None,
     layers: str | None,
     rulesets: tuple[str, ...],
 ) -> None:
@@ -471,6 +367,7 @@ def reprocess_command(
         jobs,
         layers=layers,
         rulesets=rulesets,
+        dask=dask,
     )
 
 
@@ -482,6 +379,7 @@ def reprocess_command(
 @_read_db_option
 @_chat_option
 @_jobs_option
+@_dask_option
 @layers_option
 @rulesets_option
 def rebuild_command(
@@ -492,11 +390,14 @@ def rebuild_command(
     db: str | None,
     named: str | None,
     jobs: int,
+    dask: str | None,
     layers: str | None,
     rulesets: tuple[str, ...],
 ) -> None:
     """Recompute snapshots from the receipts without rolling; report contradicted receipts."""
-    _run_all("rebuild", chats, ruleset_path, state_path, out, db, jobs, named, layers, rulesets)
+    _run_all(
+        "rebuild", chats, ruleset_path, state_path, out, db, jobs, named, layers, rulesets, dask
+    )
 
 
 @transcript.command("state")
@@ -522,7 +423,7 @@ def state_command(
     if named is not None and db is None:
         raise click.UsageError("--chat names a chat of the --db store: give --db too")
     tasks, several = _tasks("state", chats, None, message, swipe, db, named)
-    outcomes = _execute(tasks, jobs, None, None)
+    outcomes, where = _execute(tasks, jobs, None, None)
     if several:
         states = {o.chat: json.loads(o.text) for o in outcomes if o.text is not None}
         click.echo(dumps(states, indent=2))
@@ -530,5 +431,5 @@ def state_command(
         for outcome in outcomes:
             if outcome.text is not None:
                 click.echo(outcome.text)
-    if not _finish("state", outcomes, started, jobs):
+    if not _finish("state", outcomes, started, where):
         sys.exit(1)

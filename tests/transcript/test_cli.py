@@ -9,8 +9,8 @@ import sys
 from pathlib import Path
 
 from gmtags import Ruleset, Snapshot
-from gmtags.transcript.cli import Task, _old_objects_set_aside, _run
 from gmtags.transcript.cli import transcript as transcript_group
+from gmtags.transcript.tasks import Task, old_objects_set_aside, run_file
 from tests.conftest import Ran, invoke
 from tests.transcript.conftest import CROWS, GOLDEN, GROUP, HEIST, PLAIN, START, copy_to
 
@@ -139,14 +139,14 @@ class TestOldObjectsSetAside:
         """Issue 16: the objects alive before a chat are frozen while it runs and handed back
         when it is done, whether it ran or failed."""
         assert gc.get_freeze_count() == 0
-        with _old_objects_set_aside():
+        with old_objects_set_aside():
             assert gc.get_freeze_count() > 0
         assert gc.get_freeze_count() == 0
         good = Task("reprocess", str(HEIST), str(tmp_path / "out.jsonl"))
-        assert _run(good, crows, start).messages == 4
+        assert run_file(good, crows, start).messages == 4
         assert gc.get_freeze_count() == 0
         bad = Task("reprocess", str(tmp_path / "none.jsonl"), None)
-        assert _run(bad, crows, start).error is not None
+        assert run_file(bad, crows, start).error is not None
         assert gc.get_freeze_count() == 0
 
     def test_a_freeze_made_by_someone_else_stands(self) -> None:
@@ -154,7 +154,7 @@ class TestOldObjectsSetAside:
         gc.freeze()
         try:
             frozen = gc.get_freeze_count()
-            with _old_objects_set_aside():
+            with old_objects_set_aside():
                 assert gc.get_freeze_count() == frozen
             assert gc.get_freeze_count() == frozen
         finally:
