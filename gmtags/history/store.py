@@ -1,4 +1,4 @@
-"""The embedded history store: replies as nodes of a tree per chat, one SQLite file (SPEC §7.1).
+"""The history store: replies as nodes of a tree per chat, in SQLite or PostgreSQL (SPEC §7.1, §12).
 
 Every reply gmtags makes (through the proxy, or saved by `gmtags transcript
 reprocess --db`) is a node: its chat, its parent node (NULL: the chat's
@@ -31,10 +31,15 @@ Tables (`gmtags.history.schema`: versioned, migrated on opening, never destructi
   a chat's current snapshot (`edit_current`): the node whose snapshot after
   it replaced (NULL: the chat's start), and the snapshots before and after.
 
-Every write is one transaction (`BEGIN IMMEDIATE` … `COMMIT`), so a process
-killed at any point leaves the last committed history readable. The journal
-is WAL with `synchronous=NORMAL`: a killed process loses nothing committed; a
-power cut may lose the last transaction but never corrupts the file.
+The tables live in one SQLite file (the default) or a PostgreSQL database
+(`--db postgresql://…`): `gmtags.history.database` gives the connections, and
+every statement here is written once for both. Every write is one transaction,
+so a process killed at any point leaves the last committed history readable;
+each write that touches a chat holds that chat while it runs (SQLite: the
+file's write lock; PostgreSQL: the chat's advisory lock). `placing` makes one
+transaction of a request's whole placement (the proxy: finding its anchor,
+moving the chat's current node, reserving its node), so requests racing on one
+chat from any number of processes are placed one after the other.
 Snapshots no chat or node names stay in the file until `vacuum_snapshots`,
 which also drops the parts only they held.
 """
@@ -43,7 +48,6 @@ from __future__ import annotations
 
 import json
 import os
-import sqlite3
 import threading
 import time
 import zlib
@@ -53,6 +57,7 @@ from dataclasses import dataclass
 from types import TracebackType
 from typing import Literal
 
+from gmtags.history.database import ChangeProbe, Connection, Database, open_database
 from gmtags.history.fingerprint import Fingerprint
 from gmtags.history.parts import Split, assemble, manifest, part_ids, read_manifest, split
 from gmtags.history.records import HistoryError
@@ -142,25 +147,40 @@ def _receipts(print_: Fingerprint) -> str | None:
 
 
 class HistoryStore:
-    """The reply trees of many chats in one SQLite file.
+    """The reply trees of many chats in one SQLite file or PostgreSQL database (`path`: a
+    file, `:memory:`, or a `postgresql://` address).
 
-    One connection, guarded by a lock, so the store can be shared by threads;
-    the proxy uses it from its event loop only.
+    It may be shared by threads (SQLite: one connection behind a lock;
+    PostgreSQL: a connection pool); the proxy uses it from its event loop only.
     """
 
     def __init__(self, path: str | os.PathLike[str]) -> None:
         self.path = os.fspath(path)
-        self._lock = threading.RLock()
-        self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
-        self._db.execute("PRAGMA journal_mode=WAL")
-        self._db.execute("PRAGMA synchronous=NORMAL")
-        self._db.execute("PRAGMA busy_timeout=5000")
-        migrate(self._db)
+        self.database: Database = open_database(self.path)
+        self._bound = threading.local()
+        """The connection of the write transaction this thread is in (`placing`), if any."""
+        try:
+            with self._failures():
+                migrate(self.database)
+        except BaseException:
+            self.database.close()
+            raise
         self._snapshots: dict[str, Snapshot] = {}
 
+    @property
+    def where(self) -> str:
+        """Where the store is, as said to a person (an address's password left out)."""
+        return self.database.where
+
     def close(self) -> None:
-        """Close the file."""
-        self._db.close()
+        """Close the file or the connections."""
+        self.database.close()
+
+    def probe(self) -> ChangeProbe | None:
+        """A probe of commits made by anyone (`gmtags.server.watch`); None for a store only
+        this process can write (in memory)."""
+        with self._failures():
+            return self.database.probe()
 
     def __enter__(self) -> HistoryStore:
         return self
@@ -174,23 +194,92 @@ class HistoryStore:
         self.close()
 
     @contextmanager
-    def _transaction(self) -> Iterator[sqlite3.Connection]:
-        with self._lock:
-            self._db.execute("BEGIN IMMEDIATE")
-            try:
-                yield self._db
-            except BaseException:
-                self._db.execute("ROLLBACK")
-                raise
-            self._db.execute("COMMIT")
+    def _failures(self) -> Iterator[None]:
+        """A failing PostgreSQL database raised as `HistoryError` naming the store (SQLite's
+        own errors pass as they are)."""
+        try:
+            yield
+        except self.database.errors as error:
+            line = (str(error).strip().splitlines() or [type(error).__name__])[0]
+            raise HistoryError(f"the history store {self.where} failed: {line}") from None
 
-    def _name(self, db: sqlite3.Connection, snapshot: Snapshot | Split) -> str:
+    @contextmanager
+    def _reading(self) -> Iterator[Connection]:
+        """A connection to read on: the open transaction's when there is one."""
+        bound: Connection | None = getattr(self._bound, "db", None)
+        if bound is not None:
+            yield bound
+            return
+        with self._failures(), self.database.reading() as db:
+            yield db
+
+    @contextmanager
+    def _transaction(self, chat_id: str | None = None) -> Iterator[Connection]:
+        """One write transaction holding chat `chat_id` (if given); inside `placing`, the
+        placement's own."""
+        bound: Connection | None = getattr(self._bound, "db", None)
+        if bound is not None:
+            if chat_id is not None:
+                self.database.lock_chat(bound, chat_id)
+            yield bound
+            return
+        with self._failures(), self.database.writing() as db:
+            self._bound.db = db
+            try:
+                if chat_id is not None:
+                    self.database.lock_chat(db, chat_id)
+                yield db
+            finally:
+                self._bound.db = None
+
+    @contextmanager
+    def placing(self, chat_id: str | None) -> Iterator[None]:
+        """One write transaction around a request's placement: every read and write of this
+        store in the block (on this thread) is part of it, and it holds chat `chat_id` (None:
+        a chat learnt inside, held with `lock_chat`). Committed when the block ends; rolled
+        back, with nothing written, when it raises."""
+        with self._transaction(chat_id):
+            yield
+
+    def lock_chat(self, chat_id: str) -> None:
+        """Inside `placing`: hold chat `chat_id` too, until the placement ends."""
+        bound: Connection | None = getattr(self._bound, "db", None)
+        if bound is None:
+            raise RuntimeError("lock_chat is only for use inside placing()")
+        self.database.lock_chat(bound, chat_id)
+
+    def _name(self, db: Connection, snapshot: Snapshot | Split) -> str:
         """Store a snapshot (once, as parts: `gmtags.history.parts`) and return its name."""
         cut = snapshot if isinstance(snapshot, Split) else split(snapshot.to_json_dict())
         if db.execute("SELECT 1 FROM snapshots WHERE name = ?", (cut.name,)).fetchone():
             return cut.name  # stored already, in either layout
-        ids: dict[str, int] = {}
         hashes = list(cut.parts)
+        ids = self._part_ids(db, hashes)
+        raced: list[str] = []
+        for digest in sorted(set(hashes) - set(ids)):  # one order: racing writers never deadlock
+            body = zlib.compress(cut.parts[digest].encode("utf-8", "surrogatepass"), _LEVEL)
+            ident = self.database.insert(
+                db,
+                "INSERT INTO snapshot_parts(hash, body) VALUES (?, ?)"
+                " ON CONFLICT (hash) DO NOTHING",
+                (digest, body),
+            )
+            if ident is None:
+                raced.append(digest)  # another transaction stored it first
+            else:
+                ids[digest] = ident
+        if raced:
+            ids.update(self._part_ids(db, raced))
+        db.execute(
+            "INSERT INTO snapshots(name, body, layout) VALUES (?, ?, ?)"
+            " ON CONFLICT (name) DO NOTHING",
+            (cut.name, manifest(cut, ids), PARTS),
+        )
+        return cut.name
+
+    def _part_ids(self, db: Connection, hashes: list[str]) -> dict[str, int]:
+        """The stored parts among `hashes`: hash to id."""
+        ids: dict[str, int] = {}
         for start in range(0, len(hashes), _BATCH):
             batch = hashes[start : start + _BATCH]
             marks = ", ".join("?" for _ in batch)
@@ -198,18 +287,7 @@ class HistoryStore:
                 f"SELECT hash, id FROM snapshot_parts WHERE hash IN ({marks})", batch
             ).fetchall()
             ids.update((str(digest), int(ident)) for digest, ident in rows)
-        for digest in hashes:
-            if digest not in ids:
-                body = zlib.compress(cut.parts[digest].encode("utf-8", "surrogatepass"), _LEVEL)
-                cursor = db.execute(
-                    "INSERT INTO snapshot_parts(hash, body) VALUES (?, ?)", (digest, body)
-                )
-                ids[digest] = int(cursor.lastrowid or 0)
-        db.execute(
-            "INSERT INTO snapshots(name, body, layout) VALUES (?, ?, ?)",
-            (cut.name, manifest(cut, ids), PARTS),
-        )
-        return cut.name
+        return ids
 
     # Chats -----------------------------------------------------------------
 
@@ -217,21 +295,22 @@ class HistoryStore:
         """Make chat `chat_id` known, starting from `start`, unless it already is."""
         if self.has_chat(chat_id):
             return  # the common case, read without taking the write lock
-        with self._transaction() as db:
+        with self._transaction(chat_id) as db:
             if self._start(db, chat_id) is None:
                 db.execute(
-                    "INSERT INTO histories(chat_id, start, current) VALUES (?, ?, NULL)",
+                    "INSERT INTO histories(chat_id, start, current) VALUES (?, ?, NULL)"
+                    " ON CONFLICT (chat_id) DO NOTHING",
                     (chat_id, self._name(db, start)),
                 )
 
-    def _start(self, db: sqlite3.Connection, chat_id: str) -> str | None:
+    def _start(self, db: Connection, chat_id: str) -> str | None:
         row = db.execute("SELECT start FROM histories WHERE chat_id = ?", (chat_id,)).fetchone()
         return None if row is None else str(row[0])
 
     def has_chat(self, chat_id: str) -> bool:
         """True when the store knows chat `chat_id`."""
-        with self._lock:
-            return self._start(self._db, chat_id) is not None
+        with self._reading() as db:
+            return self._start(db, chat_id) is not None
 
     def start(self, chat_id: str) -> Snapshot:
         """The snapshot chat `chat_id` starts from."""
@@ -239,16 +318,16 @@ class HistoryStore:
 
     def start_name(self, chat_id: str) -> str:
         """The name of the snapshot chat `chat_id` starts from."""
-        with self._lock:
-            name = self._start(self._db, chat_id)
+        with self._reading() as db:
+            name = self._start(db, chat_id)
         if name is None:
             raise HistoryError(f"chat {chat_id!r} is not in the store")
         return name
 
     def chats(self) -> list[str]:
         """Every chat id in the store, sorted."""
-        with self._lock:
-            rows = self._db.execute("SELECT chat_id FROM histories ORDER BY chat_id").fetchall()
+        with self._reading() as db:
+            rows = db.execute("SELECT chat_id FROM histories ORDER BY chat_id").fetchall()
         return [str(row[0]) for row in rows]
 
     def chat_summaries(self) -> list[ChatSummary]:
@@ -257,8 +336,8 @@ class HistoryStore:
         counted; `updated` is the newest finished node's or page save's `created` (None when
         the chat has neither, or only rows older than the column), and chats with none come
         last, by id."""
-        with self._lock:
-            rows = self._db.execute(
+        with self._reading() as db:
+            rows = db.execute(
                 "SELECT h.chat_id,"
                 " (SELECT COUNT(*) FROM nodes n WHERE n.chat_id = h.chat_id"
                 "  AND n.after IS NOT NULL AND n.kind != 'continue'),"
@@ -277,8 +356,8 @@ class HistoryStore:
 
     def current_node(self, chat_id: str) -> int | None:
         """The id of the chat's current node (None: the chat is at its start)."""
-        with self._lock:
-            row = self._db.execute(
+        with self._reading() as db:
+            row = db.execute(
                 "SELECT current FROM histories WHERE chat_id = ?", (chat_id,)
             ).fetchone()
         if row is None:
@@ -287,13 +366,13 @@ class HistoryStore:
 
     def set_current(self, chat_id: str, node: int | None) -> None:
         """Make `node` (None: the start) the chat's current node."""
-        with self._lock:  # one statement: atomic without a transaction around it
-            self._db.execute("UPDATE histories SET current = ? WHERE chat_id = ?", (node, chat_id))
+        with self._transaction(chat_id) as db:
+            db.execute("UPDATE histories SET current = ? WHERE chat_id = ?", (node, chat_id))
 
     def current(self, chat_id: str) -> Snapshot | None:
         """The chat's current snapshot, or None when the chat is unknown."""
-        with self._lock:
-            row = self._db.execute(
+        with self._reading() as db:
+            row = db.execute(
                 "SELECT h.start, n.after FROM histories h LEFT JOIN nodes n ON n.id = h.current"
                 " WHERE h.chat_id = ?",
                 (chat_id,),
@@ -313,23 +392,14 @@ class HistoryStore:
         Two requests racing on one chat get two nodes and two seeds.
         """
         made = time.time()
-        if isinstance(before, str):
-            name = before
-            with self._lock:  # one statement: atomic without a transaction around it
-                cursor = self._db.execute(
-                    "INSERT INTO nodes(chat_id, parent, kind, before, created)"
-                    " VALUES (?, ?, ?, ?, ?)",
-                    (chat_id, parent, kind, name, made),
-                )
-        else:
-            with self._transaction() as db:
-                name = self._name(db, before)
-                cursor = db.execute(
-                    "INSERT INTO nodes(chat_id, parent, kind, before, created)"
-                    " VALUES (?, ?, ?, ?, ?)",
-                    (chat_id, parent, kind, name, made),
-                )
-        ident = int(cursor.lastrowid or 0)
+        with self._transaction(chat_id) as db:
+            name = before if isinstance(before, str) else self._name(db, before)
+            ident = self.database.insert(
+                db,
+                "INSERT INTO nodes(chat_id, parent, kind, before, created) VALUES (?, ?, ?, ?, ?)",
+                (chat_id, parent, kind, name, made),
+            )
+        assert ident is not None
         seed = derive_node_seed(chat_id, ident)  # stored with the reply, in `complete`
         return Node(ident, chat_id, parent, kind, seed, name, name, Fingerprint((), ""), made)
 
@@ -338,7 +408,7 @@ class HistoryStore:
     ) -> Node:
         """Store a reserved node's reply (`after`: its snapshot, or the name of one the store
         holds); with `current`, it becomes its chat's current node."""
-        with self._transaction() as db:
+        with self._transaction(node.chat_id) as db:
             name = after if isinstance(after, str) else self._name(db, after)
             db.execute(
                 "UPDATE nodes SET after = ?, seed = ?, key = ?, tail = ?, size = ?, receipts = ?,"
@@ -372,13 +442,13 @@ class HistoryStore:
 
     def abandon(self, node: Node) -> None:
         """Forget a reserved node whose reply was never made (the upstream failed)."""
-        with self._lock:  # one statement: atomic without a transaction around it
-            self._db.execute("DELETE FROM nodes WHERE id = ? AND after IS NULL", (node.id,))
+        with self._transaction(node.chat_id) as db:
+            db.execute("DELETE FROM nodes WHERE id = ? AND after IS NULL", (node.id,))
 
     def node(self, ident: int) -> Node:
         """The stored node `ident`."""
-        with self._lock:
-            row = self._db.execute(
+        with self._reading() as db:
+            row = db.execute(
                 f"SELECT {_NODE_COLUMNS} FROM nodes WHERE id = ? AND after IS NOT NULL", (ident,)
             ).fetchone()
         if row is None:
@@ -387,8 +457,8 @@ class HistoryStore:
 
     def nodes(self, chat_id: str) -> list[Node]:
         """Every finished node of a chat, oldest first."""
-        with self._lock:
-            rows = self._db.execute(
+        with self._reading() as db:
+            rows = db.execute(
                 f"SELECT {_NODE_COLUMNS} FROM nodes WHERE chat_id = ? AND after IS NOT NULL"
                 " ORDER BY id",
                 (chat_id,),
@@ -405,8 +475,8 @@ class HistoryStore:
             f"SELECT id, chat_id, parent, key, tail, size FROM nodes WHERE {where}"
             " AND after IS NOT NULL ORDER BY id DESC LIMIT ?"
         )
-        with self._lock:
-            rows = self._db.execute(query, (*params, limit)).fetchall()
+        with self._reading() as db:
+            rows = db.execute(query, (*params, limit)).fetchall()
         return [_head(row) for row in rows]
 
     def heads(self, idents: Iterable[int]) -> dict[int, Head]:
@@ -416,8 +486,8 @@ class HistoryStore:
         for start in range(0, len(wanted), _BATCH):
             batch = wanted[start : start + _BATCH]
             marks = ", ".join("?" for _ in batch)
-            with self._lock:
-                rows = self._db.execute(
+            with self._reading() as db:
+                rows = db.execute(
                     f"SELECT id, chat_id, parent, key, tail, size FROM nodes WHERE id IN ({marks})"
                     " AND after IS NOT NULL",
                     batch,
@@ -445,8 +515,8 @@ class HistoryStore:
                 f"SELECT {_NODE_COLUMNS} FROM nodes WHERE {where}{chat} AND after IS NOT NULL"
                 " ORDER BY id DESC LIMIT ?"
             )
-            with self._lock:
-                rows = self._db.execute(query, (*params, *chats, limit)).fetchall()
+            with self._reading() as db:
+                rows = db.execute(query, (*params, *chats, limit)).fetchall()
             found.update((node.id, node) for node in map(_node, rows))
         return [found[ident] for ident in sorted(found, reverse=True)[:limit]]
 
@@ -468,11 +538,12 @@ class HistoryStore:
         """
         cuts = split(before.to_json_dict()), split(after.to_json_dict())
         before_name, after_name = cuts[0].name, cuts[1].name
-        with self._transaction() as db:
+        under, above = ("parent IS NULL", []) if parent is None else ("parent = ?", [parent])
+        with self._transaction(chat_id) as db:
             row = db.execute(
-                f"SELECT {_NODE_COLUMNS} FROM nodes WHERE chat_id = ? AND parent IS ? AND key = ?"
+                f"SELECT {_NODE_COLUMNS} FROM nodes WHERE chat_id = ? AND {under} AND key = ?"
                 " AND before = ? AND after = ? ORDER BY id LIMIT 1",
-                (chat_id, parent, print_.key, before_name, after_name),
+                (chat_id, *above, print_.key, before_name, after_name),
             ).fetchone()
             if row is not None:
                 node = _node(row)
@@ -480,7 +551,8 @@ class HistoryStore:
                 for cut in cuts:
                     self._name(db, cut)
                 made = time.time()
-                cursor = db.execute(
+                ident = self.database.insert(
+                    db,
                     "INSERT INTO nodes(chat_id, parent, kind, seed, before, after, key, tail,"
                     " size, receipts, text, created)"
                     " VALUES (?, ?, 'turn', ?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -498,7 +570,7 @@ class HistoryStore:
                         made,
                     ),
                 )
-                ident = int(cursor.lastrowid or 0)
+                assert ident is not None
                 node = Node(
                     ident, chat_id, parent, "turn", seed, before_name, after_name, print_, made
                 )
@@ -517,7 +589,7 @@ class HistoryStore:
         snapshot it held is kept in `edits`. `change` may raise (a stale party revision):
         nothing is written then. An unknown chat raises `HistoryError`.
         """
-        with self._transaction() as db:
+        with self._transaction(chat_id) as db:
             row = db.execute(
                 "SELECT h.current, h.start, n.after FROM histories h"
                 " LEFT JOIN nodes n ON n.id = h.current WHERE h.chat_id = ?",
@@ -545,15 +617,14 @@ class HistoryStore:
         cached = self._snapshots.get(name)
         if cached is not None:
             return cached
-        with self._lock:
-            row = self._db.execute(
-                "SELECT body, layout FROM snapshots WHERE name = ?", (name,)
-            ).fetchone()
+        with self._reading() as db:
+            query = "SELECT body, layout FROM snapshots WHERE name = ?"
+            row = db.execute(query, (name,)).fetchone()
             if row is None:
                 raise HistoryError(f"snapshot {name[:12]}… is not stored")
             body, layout = str(row[0]), int(row[1])
             try:
-                data = json.loads(body) if layout == FULL else self._assemble(name, body)
+                data = json.loads(body) if layout == FULL else self._assemble(db, name, body)
             except (ValueError, zlib.error) as error:
                 raise HistoryError(
                     f"snapshot {name[:12]}… is damaged in the store: {error}"
@@ -564,7 +635,7 @@ class HistoryStore:
         self._snapshots[name] = snapshot
         return snapshot
 
-    def _assemble(self, name: str, body: str) -> dict[str, object]:
+    def _assemble(self, db: Connection, name: str, body: str) -> dict[str, object]:
         """A layout-2 snapshot's JSON data: its manifest's parts read and put in place."""
         slots = read_manifest(body)
         wanted = sorted(part_ids(slots))
@@ -572,7 +643,7 @@ class HistoryStore:
         for start in range(0, len(wanted), _BATCH):
             batch = wanted[start : start + _BATCH]
             marks = ", ".join("?" for _ in batch)
-            rows = self._db.execute(
+            rows = db.execute(
                 f"SELECT id, body FROM snapshot_parts WHERE id IN ({marks})", batch
             ).fetchall()
             parts.update(
@@ -599,14 +670,18 @@ class HistoryStore:
             )
             gone = cursor.rowcount
             kept: set[int] = set()
-            for (body,) in db.execute("SELECT body FROM snapshots WHERE layout = ?", (PARTS,)):
+            manifests = db.execute("SELECT body FROM snapshots WHERE layout = ?", (PARTS,))
+            for (body,) in manifests.fetchall():
                 kept |= part_ids(read_manifest(str(body)))
             unused = [
-                (int(ident),)
-                for (ident,) in db.execute("SELECT id FROM snapshot_parts")
+                int(ident)
+                for (ident,) in db.execute("SELECT id FROM snapshot_parts").fetchall()
                 if int(ident) not in kept
             ]
-            db.executemany("DELETE FROM snapshot_parts WHERE id = ?", unused)
+            for start in range(0, len(unused), _BATCH):
+                batch = unused[start : start + _BATCH]
+                marks = ", ".join("?" for _ in batch)
+                db.execute(f"DELETE FROM snapshot_parts WHERE id IN ({marks})", batch)
             return gone
 
 

@@ -4,10 +4,12 @@ Routes: `POST /v1/chat/completions`, `GET /v1/models` (forwarded),
 `GET /gmtags/chats/{chat}/state` (the chat's current snapshot JSON) and
 `GET /healthz`, and the pages and their APIs (`gmtags.server.pages`); with a
 token every route but `/healthz` needs it (`gmtags.server.auth`). The history
-store is one SQLite connection used from the event loop only: each write is a
-short transaction, and keeping them on one thread keeps them in order without
-a lock. Other processes may write the same file (`gmtags serve --workers N`):
-what they write reaches this process's pages through `gmtags.server.watch`.
+store (an SQLite file, or a PostgreSQL database: SPEC §12) is used from the
+event loop only: each write is a short transaction, and keeping them on one
+thread keeps them in order without a lock. Other processes may write the same
+store (`gmtags serve --workers N`, or more proxies on the same PostgreSQL
+database): what they write reaches this process's pages through
+`gmtags.server.watch`, and every instance reads the same state.
 """
 
 from __future__ import annotations

@@ -20,17 +20,26 @@ neither a system nor an assistant message (SillyTavern's "Test Message") never
 does. Nothing is deleted: a reply no later request anchors on stops mattering.
 
 The reply's node, and so its seed (`gmtags.history.seeds`), is reserved when
-the request arrives, so two requests racing on one message get two nodes.
+the request arrives, so two requests racing on one message get two nodes. The
+whole placement (finding the anchor, moving the current node, reserving the
+node) is one transaction of the store (`HistoryStore.placing`) holding the
+chat, so requests on one chat served by several processes, on one machine or
+many (SPEC §12), are placed one after the other. A request naming no chat is
+held from the moment its anchor names one: a node's place and reply never
+change, so the anchor found before is still the one (its snapshot after, which
+a page save may replace, is read again once the chat is held).
 """
 
 from __future__ import annotations
 
 import uuid
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from gmtags.history.anchor import (
+    Anchor,
+    Said,
     continues,
     find_anchor,
     is_conversation,
@@ -97,8 +106,23 @@ class ChatBook:
     def begin(self, named: str | None, messages: Sequence[Mapping[str, Any]]) -> Turn:
         """Place a request (`named`: its `X-Gmtags-Chat`, if any) and reserve its reply's node."""
         spoken = said(messages)
-        anchor = find_anchor(spoken, self.store, named)
-        chat_id = named or (anchor.node.chat_id if anchor is not None else new_chat_id())
+        with self.store.placing(named):
+            anchor = find_anchor(spoken, self.store, named)
+            chat_id = named or (anchor.node.chat_id if anchor is not None else new_chat_id())
+            if named is None:
+                self.store.lock_chat(chat_id)
+                if anchor is not None:  # its snapshot after, as of now
+                    anchor = replace(anchor, node=self.store.node(anchor.node.id))
+            turn, moved = self._place(chat_id, spoken, anchor)
+        if moved:
+            self.events.current(chat_id, turn.node.parent)
+        return turn
+
+    def _place(
+        self, chat_id: str, spoken: Sequence[Said], anchor: Anchor | None
+    ) -> tuple[Turn, bool]:
+        """Inside the placement: the chat made known, its current node moved to where the
+        player is (True when it moved), and the reply's node reserved."""
         self.store.ensure_chat(chat_id, self.start)
         kind: NodeKind
         if anchor is not None and continues(spoken, anchor.message):
@@ -110,11 +134,11 @@ class ChatBook:
         name = self.store.start_name(chat_id) if anchor is None else anchor.node.after
         before = self.store.snapshot(name)
         parent = None if anchor is None else anchor.node.id
-        if is_conversation(spoken) and self.store.current_node(chat_id) != parent:
+        moved = is_conversation(spoken) and self.store.current_node(chat_id) != parent
+        if moved:
             self.store.set_current(chat_id, parent)  # where the player now is
-            self.events.current(chat_id, parent)
         node = self.store.reserve(chat_id, parent, kind, name)
-        return Turn(node, None if anchor is None else anchor.node, before)
+        return Turn(node, None if anchor is None else anchor.node, before), moved
 
     def finish(
         self, turn: Turn, text: str, after: Snapshot, print_: Fingerprint | None = None

@@ -1,7 +1,12 @@
 """`gmtags serve` (SPEC §7): the OpenAI-compatible proxy between a chat UI and a model server.
 
+`--db` is the history: an SQLite file (the default), or a PostgreSQL database
+(`postgresql://…`, SPEC §12) that any number of `gmtags serve` processes on any
+machines share. It is opened (and migrated) once here before serving, so a
+store that cannot be opened stops the command with its reason.
+
 `--workers N` serves with N uvicorn worker processes on one listening socket
-(SPEC §12: every process its own connection to the SQLite history, each write a
+(SPEC §12: every process its own connection to the history, each write a
 transaction; a page open on one worker follows replies made in another through
 `gmtags.server.watch`). The socket is bound here, with its protocol named, so
 every worker's connections send each small SSE chunk at once (see
@@ -15,6 +20,7 @@ from __future__ import annotations
 import json
 import os
 import socket
+import sqlite3
 from typing import Any
 
 import click
@@ -29,6 +35,8 @@ from gmtags.cli_common import (
     rulesets_option,
     with_layers,
 )
+from gmtags.history.records import HistoryError
+from gmtags.history.store import HistoryStore
 from gmtags.server.app import create_app, settle
 from gmtags.server.auth import needs_token
 from gmtags.server.config import ServerConfig
@@ -59,7 +67,7 @@ def token_for(host: str, token: str | None) -> None:
     "--db",
     default=DEFAULT_DB,
     show_default=True,
-    help="The SQLite file that keeps each chat's snapshot history.",
+    help="The SQLite file, or postgresql:// database, that keeps each chat's snapshot history.",
 )
 @click.option("--state", "state_path", help="The snapshot a new chat starts from (default: empty).")
 @click.option("--display", is_flag=True, help="Reply with the narration with tags hidden.")
@@ -114,6 +122,13 @@ def serve_command(
         "merge_instructions": merge_instructions,
     }
     config = server_config(options, token)  # a bad ruleset or state stops here, once
+    if db != ":memory:":
+        try:
+            HistoryStore(db).close()  # made or migrated once, before any worker opens it
+        except HistoryError as error:
+            raise click.ClickException(str(error)) from None
+        except sqlite3.Error as error:
+            raise click.ClickException(f"cannot open the history store {db}: {error}") from None
     click.echo(f"gmtags serve: http://{host}:{port}/v1 -> {upstream}", err=True)
     if workers == 1:
         app = create_app(config)

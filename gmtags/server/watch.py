@@ -5,11 +5,15 @@ write each chat's replies from whichever process served the request, and a
 page following the chat may be open on any of them. The events broker
 (`gmtags.server.events`) is in-process, so each process also watches the
 store: while a page follows a chat, every `INTERVAL` seconds the watcher asks
-SQLite whether anyone committed since it last looked (`PRAGMA data_version`
-on a connection of its own: no table is read), and only then reads each
-followed chat's finished nodes, current node and current snapshot name through
-the store's API (read too when a page begins following a chat, as what it was
-told). What it finds new it publishes as the events the chat book
+the store's probe (`HistoryStore.probe`) whether anyone committed since it last
+looked, and only then reads the followed chats' finished nodes, current node
+and current snapshot name through the store's API. On SQLite the probe is
+`PRAGMA data_version` on a connection of its own (no table is read) and says
+only that someone wrote, so every followed chat is read; on PostgreSQL it is
+the notifications each write transaction sends naming its chat, so only the
+chats written are read (the probe is asked at every look, followed or not, so
+no notification waits). A chat is also read when a page begins following it,
+as what it was told. What it finds new it publishes as the events the chat book
 would have: `node` for each new finished node, `current` when the current node
 moved, `changed` when only the current snapshot did (a page save).
 
@@ -27,8 +31,8 @@ from __future__ import annotations
 import asyncio
 import sqlite3
 from dataclasses import dataclass, field
-from pathlib import Path
 
+from gmtags.history.database import ChangeProbe
 from gmtags.history.records import HistoryError
 from gmtags.history.store import HistoryStore
 from gmtags.log import get_logger
@@ -81,11 +85,7 @@ class StoreWatcher:
         self.interval = interval
         self.log = get_logger(component="watch")
         self._seen: dict[str, _Seen] = {}
-        self._version: int | None = None
-        self._probe: sqlite3.Connection | None = None
-        if store.path != ":memory:" and Path(store.path).exists():
-            uri = Path(store.path).resolve().as_uri() + "?mode=ro"
-            self._probe = sqlite3.connect(uri, uri=True, check_same_thread=False)
+        self._probe: ChangeProbe | None = store.probe()
         events.listen(self._heard)
         events.on_follow(self._follow)
 
@@ -121,14 +121,6 @@ class StoreWatcher:
         if event.kind in ("node", "current"):
             seen.current = event.data["current"]
 
-    def _committed(self) -> bool:
-        """True when anyone committed to the file since the last call (the first call: True)."""
-        assert self._probe is not None
-        version = int(self._probe.execute("PRAGMA data_version").fetchone()[0])
-        changed = version != self._version
-        self._version = version
-        return changed
-
     def look(self) -> None:
         """One look: publish what changed in each followed chat since the last."""
         if self._probe is None:
@@ -136,9 +128,10 @@ class StoreWatcher:
         followed = set(self.events.followed())
         for chat_id in set(self._seen) - followed:
             del self._seen[chat_id]
-        if not followed or not self._committed():
+        written = self._probe.changed()
+        if not followed or written == set():
             return
-        for chat_id in sorted(followed):
+        for chat_id in sorted(followed if written is None else followed & written):
             try:
                 marks = read_marks(self.store, chat_id)
             except HistoryError:
@@ -169,5 +162,5 @@ class StoreWatcher:
             await asyncio.sleep(self.interval)
             try:
                 self.look()
-            except sqlite3.Error as error:
+            except (sqlite3.Error, HistoryError) as error:
                 self.log.warning("watch-failed", error=str(error))

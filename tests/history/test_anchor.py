@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 
@@ -18,9 +17,9 @@ CHECK = '[skill_check: skill="Ward" dc="2" rolls="9|3" total="2" result="success
 
 
 @pytest.fixture
-def store(tmp_path: Path) -> Iterator[HistoryStore]:
-    """An empty store with chats "c" and "d"."""
-    with HistoryStore(tmp_path / "h.sqlite") as opened:
+def store(store_path: str) -> Iterator[HistoryStore]:
+    """An empty store with chats "c" and "d", on each database (tests/history/conftest.py)."""
+    with HistoryStore(store_path) as opened:
         opened.ensure_chat("c", START)
         opened.ensure_chat("d", START)
         yield opened

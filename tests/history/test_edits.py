@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -17,12 +16,6 @@ from gmtags.state.saves import StaleRevision, save_party_sheet
 
 START = Snapshot()
 ONE = Snapshot.model_validate({"rulesetClocks": [{"name": "Dawn", "size": 4, "filled": 1}]})
-
-
-@pytest.fixture
-def store(tmp_path: Path) -> Iterator[HistoryStore]:
-    with HistoryStore(tmp_path / "history.sqlite") as opened:
-        yield opened
 
 
 def _with_card(snapshot: Snapshot) -> Snapshot:

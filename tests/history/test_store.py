@@ -1,4 +1,5 @@
-"""gmtags/history/store.py: reply nodes in one SQLite file (WAL, atomic writes)."""
+"""gmtags/history/store.py: reply nodes in one SQLite file (WAL, atomic writes) or a PostgreSQL
+database; every test with a `store` runs on both (tests/history/conftest.py)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,6 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -20,18 +20,12 @@ from gmtags.history.seeds import derive_node_seed
 from gmtags.history.snapshots import snapshot_hash
 from gmtags.history.store import HistoryStore
 from gmtags.transcript import Chat, read_chat
+from tests.history.conftest import count, rows, run_sql
 from tests.history.test_parts import built_card
 
 START = Snapshot()
 ONE = Snapshot.model_validate({"rulesetClocks": [{"name": "Dawn", "size": 4, "filled": 1}]})
 TWO = Snapshot.model_validate({"rulesetClocks": [{"name": "Dawn", "size": 4, "filled": 2}]})
-
-
-@pytest.fixture
-def store(tmp_path: Path) -> Iterator[HistoryStore]:
-    """An empty store in a temporary folder."""
-    with HistoryStore(tmp_path / "history.sqlite") as opened:
-        yield opened
 
 
 class TestChats:
@@ -127,12 +121,13 @@ class TestNodes:
         store.ensure_chat("c", START)
         for text in ("a", "b", "c"):
             store.add_node("c", None, START, ONE, fingerprint(text), None, current=False)
-        names = {row[0] for row in store._db.execute("SELECT name FROM snapshots")}
+        names = {row[0] for row in rows(store, "SELECT name FROM snapshots")}
         assert names == {snapshot_hash(START), snapshot_hash(ONE)}
 
-    def test_is_wal(self, store: HistoryStore) -> None:
-        """The store runs in WAL mode."""
-        assert store._db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    def test_an_sqlite_file_is_wal(self, tmp_path: Path) -> None:
+        """An SQLite store runs in WAL mode."""
+        with HistoryStore(tmp_path / "h.sqlite") as store:
+            assert rows(store, "PRAGMA journal_mode") == [("wal",)]
 
     def test_vacuum_drops_unreferenced(self, store: HistoryStore) -> None:
         """Snapshots no chat or node names go on vacuum; named ones stay."""
@@ -154,10 +149,6 @@ def _party(stress: int) -> Snapshot:
     )
 
 
-def _count(store: HistoryStore, table: str) -> int:
-    return int(store._db.execute(f"SELECT COUNT(*) FROM {table}").fetchone()[0])
-
-
 class TestSnapshotParts:
     def test_unchanged_cards_are_stored_once(self, store: HistoryStore) -> None:
         """Ten snapshots differing in one stress track store each card once, and each reads
@@ -169,7 +160,7 @@ class TestSnapshotParts:
             print_ = fingerprint(f"reply {stress}")
             after = _party(stress)
             parent = store.add_node("c", parent, before, after, print_, None, current=True).id
-        assert _count(store, "snapshots") == 11 and _count(store, "snapshot_parts") == 2
+        assert count(store, "snapshots") == 11 and count(store, "snapshot_parts") == 2
         with HistoryStore(store.path) as again:
             assert all(again.snapshot(snapshot_hash(_party(n))) == _party(n) for n in range(10))
 
@@ -178,30 +169,30 @@ class TestSnapshotParts:
         store.ensure_chat("c", _party(0))
         store.abandon(store.reserve("c", None, "turn", _party(1)))
         assert store.vacuum_snapshots() == 1
-        assert _count(store, "snapshot_parts") == 2
+        assert count(store, "snapshot_parts") == 2
         with HistoryStore(store.path) as again:
             assert again.start("c") == _party(0)
 
     def test_a_missing_part_is_an_error(self, store: HistoryStore) -> None:
         """A manifest naming a part the file lost raises `HistoryError`, not a bare KeyError."""
         store.ensure_chat("c", PARTY)
-        store._db.execute("DELETE FROM snapshot_parts")
+        run_sql(store, "DELETE FROM snapshot_parts")
         with HistoryStore(store.path) as again, pytest.raises(HistoryError, match="part"):
             again.start("c")
 
     def test_a_damaged_part_is_an_error(self, store: HistoryStore) -> None:
         """A part whose body is not what was written raises `HistoryError` naming the damage."""
         store.ensure_chat("c", PARTY)
-        store._db.execute("UPDATE snapshot_parts SET body = X'00ff'")
+        run_sql(store, "UPDATE snapshot_parts SET body = ?", (b"\x00\xff",))
         with HistoryStore(store.path) as again, pytest.raises(HistoryError, match="damaged"):
             again.start("c")
 
 
 class TestConcurrency:
-    def test_two_connections_writing_lose_nothing(self, tmp_path: Path) -> None:
-        """Two stores on one file, writing nodes of one chat from two threads at once (sharing
-        card parts), leave every node with snapshots that read back equal."""
-        path = tmp_path / "shared.sqlite"
+    def test_two_connections_writing_lose_nothing(self, store_path: str) -> None:
+        """Two stores on one file or database, writing nodes of one chat from two threads at
+        once (sharing card parts), leave every node with snapshots that read back equal."""
+        path = store_path
         with HistoryStore(path) as first:
             first.ensure_chat("c", PARTY)
         made: dict[int, Snapshot] = {}
@@ -229,7 +220,7 @@ class TestConcurrency:
             nodes = store.nodes("c")
             assert len(nodes) == 80 == len(made)
             assert all(store.snapshot(node.after) == made[node.id] for node in nodes)
-            assert _count(store, "snapshot_parts") == 2
+            assert count(store, "snapshot_parts") == 2
 
 
 WRITER = r"""
@@ -262,12 +253,14 @@ for round in range(100_000):
 
 
 class TestCrashSafety:
-    def test_sigkill_mid_write_leaves_store_and_chat_readable(self, tmp_path: Path) -> None:
+    def test_sigkill_mid_write_leaves_store_and_chat_readable(
+        self, store_path: str, tmp_path: Path
+    ) -> None:
         """A writer killed with SIGKILL leaves whole nodes (each snapshot's manifest and parts),
         a consistent current node and a whole chat file."""
-        db, chat = tmp_path / "h.sqlite", tmp_path / "chat.jsonl"
+        db, chat = store_path, tmp_path / "chat.jsonl"
         writer = subprocess.Popen(
-            [sys.executable, "-c", WRITER, str(db), str(chat)], stdout=subprocess.PIPE, text=True
+            [sys.executable, "-c", WRITER, db, str(chat)], stdout=subprocess.PIPE, text=True
         )
         assert writer.stdout is not None
         assert writer.stdout.readline().startswith("saved 0")
@@ -277,8 +270,9 @@ class TestCrashSafety:
         writer.wait()
         assert writer.returncode == -signal.SIGKILL
 
-        with sqlite3.connect(db) as raw:
-            assert raw.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+        if not db.startswith("postgresql:"):
+            with sqlite3.connect(db) as raw:
+                assert raw.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
         with HistoryStore(db) as store:
             nodes = store.nodes("killed")
             assert len(nodes) >= 50
