@@ -309,6 +309,12 @@ class PostgresDatabase:
                 " (pip install 'gmtags[postgres]')"
             ) from None
         self.errors: tuple[type[BaseException], ...] = (psycopg.Error, PoolTimeout)
+        try:  # one connection first: a database that is not there says why at once
+            psycopg.connect(address, connect_timeout=int(CONNECT_SECONDS)).close()
+        except psycopg.Error as error:
+            raise HistoryError(
+                f"cannot reach the PostgreSQL history store {self.where}: {_first_line(error)}"
+            ) from None
         self._pool = ConnectionPool(
             address,
             min_size=1,

@@ -38,7 +38,7 @@ def free_port() -> int:
 class Serve:
     """One `gmtags serve` process (the console command's code, run by this interpreter)."""
 
-    def __init__(self, upstream: str, db: Path, workers: int = 1) -> None:
+    def __init__(self, upstream: str, db: Path | str, workers: int = 1) -> None:
         self.port = free_port()
         command = [
             *(sys.executable, "-c", "from gmtags.cli import run; run()", "serve"),
