@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import gc
 import sqlite3
+import threading
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
@@ -83,26 +84,51 @@ def _layered(task: Task, chat: Chat, start: Snapshot | None) -> Snapshot | None:
     return start_layers(found, task.layers)
 
 
-@contextmanager
-def old_objects_set_aside() -> Iterator[None]:
-    """Leave the objects alive before a chat runs out of the cyclic collector's full passes.
+FULL_PASS_NEVER = 1 << 30
+"""The collector's third threshold while a chat runs: a full pass never comes due."""
 
-    Issue 16: a full pass walks every object alive, pydantic's compiled schemas for
-    the ruleset and snapshot models among them (about 90 ms each on the benchmark
-    machine), and a 10,000-message chat grows the heap enough to set off several:
-    a third of a reprocess went to them. Frozen (`gc.freeze`), the objects that were
-    there before are not walked, while everything the chat makes is collected as
-    usual; they are handed back (`gc.unfreeze`) when it is done. When something
-    else has frozen objects already, nothing is changed, so its freeze stands.
+
+class _Collector:
+    """How many chats run in this process now, and the thresholds to restore after the last."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.running = 0
+        self.saved = gc.get_threshold()
+
+
+_COLLECTOR = _Collector()
+
+
+@contextmanager
+def no_full_collections() -> Iterator[None]:
+    """While a chat runs, the cyclic collector makes no full pass over the heap.
+
+    Issue 16: a full pass walks every object alive: pydantic's compiled schemas,
+    the chat's parsed lines and the snapshots named so far. A 10,000-message chat
+    set off two, 14% of its reprocess (about 70 ms each, after the objects from
+    before it were frozen out of them, which was the previous remedy). Running a
+    chat makes next to no cyclic garbage (a reprocess or rebuild with the
+    collector off leaves none for `gc.collect()` to find): what it drops,
+    reference counting frees. So the
+    young generations are still collected as usual, and the threshold for a full
+    pass is raised out of reach (`FULL_PASS_NEVER`) until the last chat running
+    in the process (Dask worker threads may run several) is done, then put back.
     """
-    if gc.get_freeze_count():
-        yield
-        return
-    gc.freeze()
+    collector = _COLLECTOR
+    with collector.lock:
+        if collector.running == 0:
+            collector.saved = gc.get_threshold()
+            young, middle, _ = collector.saved
+            gc.set_threshold(young, middle, FULL_PASS_NEVER)
+        collector.running += 1
     try:
         yield
     finally:
-        gc.unfreeze()
+        with collector.lock:
+            collector.running -= 1
+            if collector.running == 0:
+                gc.set_threshold(*collector.saved)
 
 
 def failed(task: Task, error: BaseException) -> Outcome:
@@ -124,7 +150,7 @@ def run_text(task: Task, text: str, ruleset: Ruleset | None, start: Snapshot | N
 
     A chat that cannot be run becomes an error outcome, never an exception.
     """
-    with old_objects_set_aside():
+    with no_full_collections():
         try:
             chat = parse_chat(text, Path(task.chat).stem, task.chat)
             return _run_chat(task, chat, ruleset, start)

@@ -6,11 +6,12 @@ import gc
 import json
 import subprocess
 import sys
+import threading
 from pathlib import Path
 
 from gmtags import Ruleset, Snapshot
 from gmtags.transcript.cli import transcript as transcript_group
-from gmtags.transcript.tasks import Task, old_objects_set_aside, run_file
+from gmtags.transcript.tasks import FULL_PASS_NEVER, Task, no_full_collections, run_file
 from tests.conftest import Ran, invoke
 from tests.transcript.conftest import CROWS, GOLDEN, GROUP, HEIST, PLAIN, START, copy_to
 
@@ -132,33 +133,45 @@ class TestReprocessCommand:
         assert "ruleset file not found" in result.stderr
 
 
-class TestOldObjectsSetAside:
-    def test_the_collector_is_as_it_was_after_a_chat(
+class TestNoFullCollections:
+    def test_no_full_pass_comes_due_while_a_chat_runs(
         self, tmp_path: Path, crows: Ruleset, start: Snapshot
     ) -> None:
-        """Issue 16: the objects alive before a chat are frozen while it runs and handed back
-        when it is done, whether it ran or failed."""
-        assert gc.get_freeze_count() == 0
-        with old_objects_set_aside():
-            assert gc.get_freeze_count() > 0
-        assert gc.get_freeze_count() == 0
+        """Issue 16: while a chat runs the collector's full-pass threshold is out of reach,
+        and it is put back when the chat is done, whether it ran or failed."""
+        before = gc.get_threshold()
+        with no_full_collections():
+            assert gc.get_threshold() == (*before[:2], FULL_PASS_NEVER)
+        assert gc.get_threshold() == before
         good = Task("reprocess", str(HEIST), str(tmp_path / "out.jsonl"))
         assert run_file(good, crows, start).messages == 4
-        assert gc.get_freeze_count() == 0
+        assert gc.get_threshold() == before
         bad = Task("reprocess", str(tmp_path / "none.jsonl"), None)
         assert run_file(bad, crows, start).error is not None
-        assert gc.get_freeze_count() == 0
+        assert gc.get_threshold() == before
 
-    def test_a_freeze_made_by_someone_else_stands(self) -> None:
-        """When objects are frozen already, a chat run neither adds to nor undoes that freeze."""
-        gc.freeze()
-        try:
-            frozen = gc.get_freeze_count()
-            with old_objects_set_aside():
-                assert gc.get_freeze_count() == frozen
-            assert gc.get_freeze_count() == frozen
-        finally:
-            gc.unfreeze()
+    def test_overlapping_chats_put_it_back_once_the_last_is_done(self) -> None:
+        """Chats running at once in threads (a Dask worker's) keep the threshold raised until
+        the last of them ends, and the thresholds from before come back then."""
+        before = gc.get_threshold()
+        first_in, second_out = threading.Event(), threading.Event()
+        seen: list[tuple[int, int, int]] = []
+
+        def first() -> None:
+            with no_full_collections():
+                first_in.set()
+                second_out.wait(5)
+                seen.append(gc.get_threshold())
+
+        thread = threading.Thread(target=first)
+        thread.start()
+        first_in.wait(5)
+        with no_full_collections():
+            pass
+        second_out.set()
+        thread.join(5)
+        assert seen == [(*before[:2], FULL_PASS_NEVER)]
+        assert gc.get_threshold() == before
 
 
 class TestRebuildCommand:
