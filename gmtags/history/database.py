@@ -199,6 +199,9 @@ POOL_SIZE = 4
 rest serve threads)."""
 CONNECT_SECONDS = 10.0
 """How long opening the store waits for the database before giving up."""
+_LOOK = 0.001
+"""Seconds a look at the notifications may wait (with none, psycopg reads nothing new from
+the socket, and a connection the server closed goes unnoticed)."""
 _TOLD = 1000
 """The longest chat id a notification names; a longer one is told as "" (some chat)."""
 _NUL, _MARK = "\x00", "\ufffe"
@@ -352,37 +355,59 @@ class PostgresDatabase:
         return None if row is None else int(row[0])
 
     def probe(self) -> ChangeProbe | None:
-        import psycopg
-
-        try:
-            connection = psycopg.connect(self.address, autocommit=True)
-            connection.execute(f"LISTEN {CHANNEL}")
-        except psycopg.Error as error:
-            raise HistoryError(
-                f"cannot listen on the PostgreSQL history store {self.where}: {_first_line(error)}"
-            ) from None
-        return _Notifications(connection)
+        return _Notifications(self.address, self.where)
 
     def close(self) -> None:
         self._pool.close()
 
 
 class _Notifications:
-    """The chats named on `CHANNEL` since the last look, read without waiting."""
+    """The chats named on `CHANNEL` since the last look, read without waiting, on a
+    connection of its own. A lost connection is a `HistoryError` for that look, and the
+    next look connects again (and answers None: what was sent meanwhile is not known)."""
 
-    def __init__(self, connection: Any) -> None:
-        self._connection = connection
+    def __init__(self, address: str, where: str) -> None:
+        self.address = address
+        self.where = where
+        self._connection: Any = None
         self._first = True
+        self._listen()
+
+    def _listen(self) -> None:
+        import psycopg
+
+        try:
+            self._connection = psycopg.connect(self.address, autocommit=True)
+            self._connection.execute(f"LISTEN {CHANNEL}")
+        except psycopg.Error as error:
+            self.close()
+            raise HistoryError(
+                f"cannot listen on the PostgreSQL history store {self.where}: {_first_line(error)}"
+            ) from None
 
     def changed(self) -> set[str] | None:
-        chats = {_unescape(str(note.payload)) for note in self._connection.notifies(timeout=0)}
+        import psycopg
+
+        if self._connection is None:
+            self._listen()
+            return None
+        try:
+            notes = self._connection.notifies(timeout=_LOOK)
+            chats = {_unescape(str(note.payload)) for note in notes}
+        except psycopg.Error as error:
+            self.close()
+            raise HistoryError(
+                f"lost the PostgreSQL history store {self.where}: {_first_line(error)}"
+            ) from None
         if self._first or "" in chats:
             self._first = False
             return None
         return chats
 
     def close(self) -> None:
-        self._connection.close()
+        if self._connection is not None:
+            self._connection.close()
+            self._connection = None
 
 
 def _first_line(error: BaseException) -> str:

@@ -21,7 +21,9 @@ instructions are added where the client's prompt format allows
 
 Only choice 0 is rewritten, so a request asking for several choices (`n` > 1)
 is refused with an OpenAI-style error object, streaming or not, like every
-other request the proxy cannot serve. Every response carries `X-Gmtags-Chat`
+other request the proxy cannot serve; a history store that fails while the
+request is placed (a PostgreSQL database gone away) gets one too, status 503,
+with nothing forwarded. Every response carries `X-Gmtags-Chat`
 with the chat the request was placed in (or the one it named).
 
 A reply's node is completed once the reply is whole, and also when the caller
@@ -35,6 +37,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import sqlite3
 from collections.abc import AsyncIterator, Callable, Mapping
 from typing import Any
 
@@ -43,6 +46,7 @@ from starlette.requests import Request
 from starlette.responses import Response, StreamingResponse
 
 from gmtags.history.fingerprint import Fingerprint, fingerprint, iter_receipts, of_receipts
+from gmtags.history.records import HistoryError
 from gmtags.history.store import Node
 from gmtags.log import get_logger
 from gmtags.prompt import Instructions, gm_instructions
@@ -178,7 +182,14 @@ class Completions:
             return error_response(
                 error.status, error.message, "invalid_request_error", headers=chat_header(named)
             )
-        turn = self.book.begin(named, body["messages"])
+        try:
+            turn = self.book.begin(named, body["messages"])
+        except (HistoryError, sqlite3.Error) as error:
+            self.log.error("store-failed", error=str(error))
+            return error_response(
+                503, f"gmtags could not place the request: {error}", "server_error",
+                headers=chat_header(named),
+            )  # fmt: skip
         headers = chat_header(turn.chat_id)
         instructions = self.instructions(turn)
         messages = with_instructions(

@@ -171,6 +171,30 @@ class TestPostgres:
             assert seen == {"c", "d"}
             probe.close()
 
+    def test_the_probe_listens_again_after_losing_its_connection(self, address: str) -> None:
+        """The probe's connection killed by the server: that look is a `HistoryError`, the
+        next one connects again ("something changed"), and it then names chats as before."""
+        with HistoryStore(address) as store:
+            probe = store.probe()
+            assert probe is not None and probe.changed() is None
+            with store.database.writing() as db:
+                db.execute(
+                    "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+                    " WHERE query LIKE 'LISTEN%%' AND pid <> pg_backend_pid()"
+                )
+            time.sleep(0.2)
+            with pytest.raises(HistoryError, match="lost"):
+                probe.changed()
+            assert probe.changed() is None
+            store.ensure_chat("after", START)
+            deadline = time.monotonic() + 5
+            seen: set[str] = set()
+            while not seen and time.monotonic() < deadline:
+                seen = probe.changed() or set()
+                time.sleep(0.02)
+            assert seen == {"after"}
+            probe.close()
+
     def test_a_failing_database_is_a_history_error(self, address: str) -> None:
         """A statement the database refuses comes back as `HistoryError` naming the store."""
         with HistoryStore(address) as store:

@@ -11,6 +11,7 @@ import sys
 import threading
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import replace
 from pathlib import Path
 
 import httpx
@@ -18,6 +19,8 @@ import pytest
 
 from gmtags.history.store import HistoryStore, Node
 from gmtags.process import process
+from gmtags.server.app import create_app
+from gmtags.server.background import BackgroundServer
 from gmtags.server.demo import demo_config
 from gmtags.server.demo_upstream import MODEL, ScriptedUpstream
 from tests.postgres import PostgresServer
@@ -262,6 +265,31 @@ class TestTwoProxies:
 
         assert read_events(two.url, "road", save, 1) == [("changed", {"chat": "road"})]
         assert state(one, "road") == state(two, "road")
+
+
+def test_a_failing_database_is_an_openai_error(
+    address: str, upstream: tuple[ScriptedUpstream, str]
+) -> None:
+    """The store failing while a request is placed: 503 with an OpenAI-style error object
+    naming the store without its password, and nothing sent upstream."""
+    scripted, url = upstream
+    config = replace(demo_config(url), db=address)
+    with BackgroundServer(create_app(config)) as proxy:
+        with HistoryStore(address) as store, store.database.writing() as db:
+            db.execute("DROP TABLE nodes CASCADE")
+        seen = len(scripted.requests)
+        body = {"model": MODEL, "stream": True, "messages": [SYSTEM, user_line("gone", 0)]}
+        response = httpx.post(
+            f"{proxy.url}/v1/chat/completions",
+            json=body,
+            headers={"X-Gmtags-Chat": "gone"},
+            timeout=TIMEOUT,
+        )
+    assert response.status_code == 503
+    error = response.json()["error"]
+    assert error["type"] == "server_error" and "history store" in error["message"]
+    assert response.headers["X-Gmtags-Chat"] == "gone"
+    assert len(scripted.requests) == seen
 
 
 def test_serve_refuses_an_unreachable_database(
