@@ -118,10 +118,12 @@ def connect(address: str) -> Iterator[Cluster]:
     """A client of the scheduler at `address`, closed afterwards.
 
     Exits 2 for an address that is not one (`tcp://HOST:PORT`), 1 when the
-    `gmtags[dask]` extra is missing or no scheduler answers within Dask's
-    connect timeout (`distributed.comm.timeouts.connect`, 30 s unless set).
+    `gmtags[dask]` extra is missing, or when no scheduler answers, or none of
+    its workers is there, within Dask's connect timeout
+    (`distributed.comm.timeouts.connect`, 30 s unless set).
     """
     try:
+        import dask
         from distributed import Client
         from distributed.comm.addressing import parse_address
         from distributed.comm.registry import backends
@@ -139,4 +141,8 @@ def connect(address: str) -> Iterator[Cluster]:
     except OSError as error:
         fail(f"no Dask scheduler reached at {address}: {error}")
     with client:
+        try:
+            client.wait_for_workers(1, timeout=dask.config.get("distributed.comm.timeouts.connect"))
+        except TimeoutError:
+            fail(f"the Dask scheduler at {address} has no workers")
         yield Cluster(client, address)

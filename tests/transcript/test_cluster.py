@@ -189,6 +189,21 @@ class TestRefusals:
         assert "Traceback" not in result.stderr
         assert not (tmp_path / "o").exists()
 
+    def test_no_workers(self, tmp_path: Path) -> None:
+        """A scheduler with no worker for the length of the connect timeout exits 1 with one
+        line, rather than waiting with the chats for a worker that may never come."""
+        with (
+            LocalCluster(n_workers=0, processes=False, dashboard_address=":0") as cluster,
+            dask.config.set({"distributed.comm.timeouts.connect": "1s"}),
+        ):
+            address = cluster.scheduler_address
+            result = transcript(
+                "reprocess", HEIST, *RULES, "--out", tmp_path / "o", "--dask", address
+            )
+        assert result.returncode == 1
+        assert result.stderr == f"gmtags: the Dask scheduler at {address} has no workers\n"
+        assert not (tmp_path / "o").exists()
+
     @pytest.mark.parametrize("address", ["nonsense", "ftp://127.0.0.1:8786"])
     def test_not_an_address(self, address: str) -> None:
         """An address without a port or with a scheme Dask lacks is a usage error (exit 2)."""
