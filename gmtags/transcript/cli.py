@@ -41,12 +41,16 @@ Decisions where SPEC §6 is silent:
 - A chat that cannot be read is reported (`CHAT, line N: why`) and the others
   still run; the exit code is then 1. Nothing is ever written half-way:
   every output file is written to a temporary file and renamed.
+- `--db` may also name a PostgreSQL store (`postgresql://…`, SPEC §12),
+  read and written as the SQLite one; errors name it without its password.
 - `--dask` (reprocess and rebuild): this process reads every chat and
-  writes every output; the workers get the text, the ruleset and the start,
-  nothing else. It refuses `--db` (exit 2): the store is a file on this
+  writes every output; the workers get the text, the ruleset and the start.
+  With `--db postgresql://…` each worker opens the store itself, as a
+  `--jobs` worker does: the database is reached over the network from
+  anywhere. An SQLite `--db` is refused (exit 2): it is a file on this
   machine that the workers do not reach, and running its parts here would
-  mean parsing every chat here and shipping each history back. It refuses
-  `--jobs N` above 1 too (both say where chats run): the cluster's workers
+  mean parsing every chat here and shipping each history back. `--jobs N`
+  above 1 is refused too (both say where chats run): the cluster's workers
   and their threads set how many chats run at once.
 - `--layers a,b` (SPEC §4) sets the layers of the start each chat is
   processed from (`--state`, else the start stored in the chat or the
@@ -70,6 +74,7 @@ from typing import Literal
 import click
 
 from gmtags.cli_common import fail, layers_option, read_ruleset, read_snapshot, rulesets_option
+from gmtags.history.database import is_postgres
 from gmtags.jsonfile import dumps
 from gmtags.ruleset.layers import LayerChoiceError, chosen_layers
 from gmtags.ruleset.model import Ruleset
@@ -313,10 +318,10 @@ def _run_all(
         raise click.UsageError("--chat names a chat of the --db store: give --db too")
     if command == "rebuild" and db is not None and state_path is not None:
         raise click.UsageError("--state and --db both give the start: choose one")
-    if dask is not None and db is not None:
+    if dask is not None and db is not None and not is_postgres(db):
         raise click.UsageError(
-            "--db is a history store on this machine, which --dask workers do not reach: "
-            "use --jobs N with --db"
+            "--db names an SQLite file on this machine, which --dask workers do not reach: "
+            "use a postgresql:// store, or --jobs N"
         )
     if dask is not None and jobs > 1:
         raise click.UsageError("--jobs and --dask both say where the chats run: choose one")

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Literal
 
+from gmtags.history.database import is_postgres
 from gmtags.history.records import HistoryError
 from gmtags.history.store import HistoryStore
 from gmtags.ruleset.layers import LayerChoiceError, start_layers
@@ -48,7 +49,8 @@ class Task:
     message: int | None = None
     swipe: int | None = None
     db: str | None = None
-    """The SQLite history store to read (state, rebuild) or save to (reprocess), if any."""
+    """The history store to read (state, rebuild) or save to (reprocess), if any: an SQLite
+    file or a `postgresql://` address (`gmtags.history.database`)."""
     named: str | None = None
     """The chat of the store (`--chat`); None: found by matching the file's messages."""
     layers: tuple[str, ...] = ()
@@ -69,9 +71,9 @@ class Outcome:
 
 
 def _open_store(task: Task) -> HistoryStore:
-    """The task's history store; one that is only read must already exist."""
+    """The task's history store; an SQLite file that is only read must already exist."""
     assert task.db is not None
-    if task.command != "reprocess" and not Path(task.db).is_file():
+    if task.command != "reprocess" and not is_postgres(task.db) and not Path(task.db).is_file():
         raise HistoryError(f"history store not found: {task.db}")
     return HistoryStore(task.db)
 
@@ -165,7 +167,7 @@ def _run_chat(task: Task, chat: Chat, ruleset: Ruleset | None, start: Snapshot |
         else:
             with _open_store(task) as store:
                 snapshot = stored_state(
-                    chat, store, task.message, task.swipe, named=task.named, where=task.db
+                    chat, store, task.message, task.swipe, named=task.named, where=store.where
                 )
         return Outcome(task.chat, text=snapshot.to_json(indent=2))
     assert ruleset is not None
@@ -177,7 +179,7 @@ def _run_chat(task: Task, chat: Chat, ruleset: Ruleset | None, start: Snapshot |
         return Outcome(task.chat, None, done.messages, done.swipes, (), done.chat.dumps())
     if task.db is not None:
         with _open_store(task) as store:
-            start = store.start(stored_chat(chat, store, task.named, task.db))
+            start = store.start(stored_chat(chat, store, task.named, store.where))
     built = rebuild(chat, ruleset, _layered(task, chat, start))
     report = tuple(f"{task.chat}: {item}" for item in built.contradictions)
     return Outcome(task.chat, None, built.messages, built.swipes, report, built.chat.dumps())

@@ -10,6 +10,7 @@ from gmtags import Ruleset, Snapshot, load_ruleset
 from gmtags.state.snapshot import load_snapshot
 from gmtags.transcript import Chat, read_chat, reprocess
 from tests.conftest import FIXTURES
+from tests.postgres import PostgresServer
 
 TRANSCRIPTS = FIXTURES / "transcripts"
 CROWS = FIXTURES / "rulesets" / "sheets" / "crows.json"
@@ -43,6 +44,16 @@ def heist() -> Chat:
 def heist_done(heist: Chat, crows: Ruleset, start: Snapshot) -> Chat:
     """The heist chat reprocessed from the start snapshot."""
     return reprocess(heist, crows, start).chat
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def db(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """Where a new empty history store for `--db` is: an SQLite file, or a new database of
+    the tests' own PostgreSQL server (`tests/postgres.py`)."""
+    if request.param == "sqlite":
+        return str(tmp_path / "h.sqlite")
+    server: PostgresServer = request.getfixturevalue("postgres")
+    return server.create_database()
 
 
 def copy_to(tmp_path: Path, source: Path) -> Path:

@@ -234,10 +234,9 @@ def without_stored_history(source: Path, target: Path) -> Path:
 
 
 class TestDbOption:
-    def test_reprocess_saves_the_replies_in_the_store(self, tmp_path: Path) -> None:
-        """--db keeps each chat's replies in SQLite, a plain chat's included, and `state --db`
-        finds every message's snapshot there by fingerprint."""
-        db = tmp_path / "h.sqlite"
+    def test_reprocess_saves_the_replies_in_the_store(self, tmp_path: Path, db: str) -> None:
+        """--db keeps each chat's replies in the store (SQLite or PostgreSQL), a plain chat's
+        included, and `state --db` finds every message's snapshot there by fingerprint."""
         out = tmp_path / "out"
         args = ("--ruleset", CROWS, "--state", START, "--out", out, "--db", db)
         result = transcript("reprocess", HEIST, PLAIN, *args)
@@ -262,9 +261,8 @@ class TestDbOption:
         plain = transcript("state", out / PLAIN.name, "--db", db)
         assert json.loads(plain.stdout)["rulesetClocks"][0]["filled"] == 2
 
-    def test_state_names_the_message_it_cannot_answer(self, tmp_path: Path) -> None:
+    def test_state_names_the_message_it_cannot_answer(self, tmp_path: Path, db: str) -> None:
         """A reply whose receipts match nothing stored leaves the state unknown, said by message."""
-        db = tmp_path / "h.sqlite"
         done = tmp_path / "done.jsonl"
         args = ("--ruleset", CROWS, "--state", START, "--out", done, "--db", db)
         assert transcript("reprocess", HEIST, *args).returncode == 0
@@ -279,10 +277,9 @@ class TestDbOption:
         assert result.returncode == 1
         assert "message 2" in result.stderr and "match no reply" in result.stderr
 
-    def test_rebuild_starts_from_the_stored_start(self, tmp_path: Path) -> None:
-        """A chat whose snapshots live only in the store rebuilds clean from its stored start,
-        where the empty start contradicts its receipts."""
-        db = tmp_path / "h.sqlite"
+    def test_rebuild_starts_from_the_stored_start(self, tmp_path: Path, db: str) -> None:
+        """A chat whose snapshots live only in the store (SQLite or PostgreSQL) rebuilds clean
+        from its stored start, where the empty start contradicts its receipts."""
         done = tmp_path / "done.jsonl"
         args = ("--ruleset", CROWS, "--state", START, "--out", done, "--db", db)
         assert transcript("reprocess", HEIST, *args).returncode == 0

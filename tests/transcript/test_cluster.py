@@ -16,8 +16,10 @@ import dask
 import pytest
 from distributed import LocalCluster
 
+from gmtags.history.store import HistoryStore
 from gmtags.transcript.cli import transcript as transcript_group
 from tests.conftest import Ran, invoke
+from tests.postgres import PostgresServer
 from tests.transcript.conftest import CROWS, GOLDEN, GROUP, HEIST, PLAIN, START, copy_to
 
 RULES = ("--ruleset", CROWS, "--state", START)
@@ -174,6 +176,55 @@ class TestReports:
         assert untimed(remote.stderr) == untimed(local.stderr)
 
 
+def stored(db: str) -> dict[str, list[tuple[object, ...]]]:
+    """Every chat of the store at `db` and its replies (each as where it hangs among them,
+    kind, seed, snapshots and fingerprint; node ids depend on the order chats were saved)."""
+    with HistoryStore(db) as store:
+        found: dict[str, list[tuple[object, ...]]] = {}
+        for chat in store.chats():
+            nodes = store.nodes(chat)
+            place = {node.id: index for index, node in enumerate(nodes)}
+            found[chat] = [
+                (
+                    None if node.parent is None else place[node.parent],
+                    node.kind,
+                    node.seed,
+                    node.before,
+                    node.after,
+                    node.fingerprint,
+                )
+                for node in nodes
+            ]
+        return found
+
+
+class TestPostgresStore:
+    def test_workers_save_and_read_the_same_replies(
+        self, tmp_path: Path, threads: str, postgres: PostgresServer
+    ) -> None:
+        """With a postgresql:// --db the workers save each reprocessed chat's replies there,
+        the same replies --jobs 1 saves, and `rebuild --db` on the cluster reads them back
+        to the same files and reports as --jobs 1."""
+        folder = chats(tmp_path / "chats")
+        here, there = postgres.create_database(), postgres.create_database()
+        one, dask_out = tmp_path / "one", tmp_path / "dask"
+        local = transcript("reprocess", folder, *RULES, "--out", one, "--db", here)
+        remote = transcript(
+            "reprocess", folder, *RULES, "--out", dask_out, "--db", there, "--dask", threads
+        )
+        assert local.returncode == remote.returncode == 0, remote.stderr
+        assert files(dask_out) == files(one)
+        saved = stored(here)
+        assert len(saved) == 5
+        assert stored(there) == saved
+        rebuilt_here = transcript("rebuild", one, "--ruleset", CROWS, "--db", here)
+        rebuilt_there = transcript(
+            "rebuild", one, "--ruleset", CROWS, "--db", there, "--dask", threads
+        )
+        assert rebuilt_there.returncode == rebuilt_here.returncode
+        assert untimed(rebuilt_there.stderr) == untimed(rebuilt_here.stderr)
+
+
 class TestRefusals:
     def test_no_scheduler(self, tmp_path: Path) -> None:
         """An address where no scheduler listens exits 1 with one line, once Dask's connect
@@ -219,8 +270,8 @@ class TestRefusals:
         assert result.returncode == 1
         assert result.stderr == "gmtags: --dask needs the dask extra: pip install 'gmtags[dask]'\n"
 
-    def test_with_db(self, tmp_path: Path) -> None:
-        """--db names a store on this machine that the workers do not reach: exit 2."""
+    def test_with_an_sqlite_db(self, tmp_path: Path) -> None:
+        """An SQLite --db is a file on this machine that the workers do not reach: exit 2."""
         db = tmp_path / "h.sqlite"
         result = transcript("reprocess", HEIST, *RULES, "--db", db, "--dask", "tcp://127.0.0.1:1")
         assert result.returncode == 2
