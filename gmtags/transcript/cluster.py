@@ -18,6 +18,7 @@ given: gmtags works without the extra.
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import CancelledError
 from contextlib import contextmanager
@@ -92,7 +93,11 @@ class Cluster:
                     outcomes[index] = failed(task, error)
                     advance()
                     continue
-                future = client.submit(run_text, task, text, rules, begin, pure=False)
+                with warnings.catch_warnings():
+                    # A task holds its chat's text by design: Dask's advice for a graph
+                    # past 10 MB (load the data on the workers) does not apply here.
+                    warnings.filterwarnings("ignore", "Sending large graph", UserWarning)
+                    future = client.submit(run_text, task, text, rules, begin, pure=False)
                 sent[future] = index
                 running.add(future)  # type: ignore[no-untyped-call]
                 return

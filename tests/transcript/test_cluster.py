@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import socket
 import sys
+import warnings
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -100,6 +101,24 @@ class TestSameBytesAsOneJob:
         assert untimed(remote.stderr) == untimed(local.stderr)
         assert untimed(local.stderr)[-1] == "reprocess: 5 chats, 74 assistant messages, 92 swipes"
         assert where(remote.stderr) == f"2 Dask workers at {threads})"
+
+    def test_a_chat_past_dasks_large_graph_size(self, tmp_path: Path, threads: str) -> None:
+        """A chat larger than Dask's large-graph warning size is sent all the same, with
+        nothing more on stderr than --jobs 1 prints."""
+        folder = chats(tmp_path / "chats")
+        local = transcript("reprocess", folder, *RULES, "--out", tmp_path / "one")
+        with (
+            dask.config.set({"distributed.admin.large-graph-warning-threshold": "1kB"}),
+            warnings.catch_warnings(record=True) as warned,
+        ):
+            warnings.simplefilter("always")
+            remote = transcript(
+                "reprocess", folder, *RULES, "--out", tmp_path / "dask", "--dask", threads
+            )
+        assert remote.returncode == 0, remote.stderr
+        assert [str(warning.message) for warning in warned] == []
+        assert untimed(remote.stderr) == untimed(local.stderr)
+        assert files(tmp_path / "dask") == files(tmp_path / "one")
 
     def test_one_chat_to_stdout(self, threads: str) -> None:
         """One chat without --out comes back to stdout, the same bytes as --jobs 1."""
