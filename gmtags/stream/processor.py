@@ -12,17 +12,18 @@ as `find_spans` decides it on the whole response:
   reached, or the response is closed: no scan pattern reads across a line
   break or past the tag length, so the prefix then gives the whole answer.
 
-Most chunks are narration in which no tag can start, so the filter has a
-*flowing* mode (issue 16): while nothing is held but what the view allows
-(`View.can_flow`) and at most the start of a possible head at the end (`[`,
-`[cl`, `[skill_ch`: the *prefix*), a chunk is only scanned for a head. One
-with no `[` goes straight to the view (`feed`'s first lines: a few string
-tests per chunk); one whose every `[` is narration, or that only extends or
-starts a prefix, is split there. The window and every position stay
-untouched meanwhile; the first chunk that brings a whole head catches them up
-(`_catch_up`) and the window decides from there. A chunk inside a pending tag
-with no `]`, no line break and short of the tag length cannot decide it and
-is only kept.
+Every chunk is kept once, in `_chunks`; the response is joined from them at
+`close`. Most chunks are narration in which no tag can start, so the filter
+has a *flowing* mode (issue 16): while no tag is pending and the view holds
+nothing back but what `View.can_flow` allows, a chunk is only scanned for a
+head, and the narration in it is shown in the same pass (`feed`, `_flow`,
+`_narration`): as it came in receipt and card mode; in display mode short of
+the whitespace a tag may still take. A chunk with no `[` while nothing is held
+costs `feed`'s first lines. The window and every position stay untouched
+meanwhile; the first chunk that brings a whole head catches them up
+(`_stop_flowing`) and the window decides from there. A chunk inside a pending
+tag with no `]`, no line break and short of the tag length cannot decide it
+and is only kept.
 
 Decided tags go, one at a time and in order, through `gmtags.process.step`
 with the response's one seeded `random.Random`, so the result is byte-identical
@@ -42,6 +43,9 @@ from gmtags.stream.views import VIEWS, View
 from gmtags.stream.window import Window
 from gmtags.tags.render import Placed
 from gmtags.tags.scan import HEAD, Span, span_at
+
+_MAY_WAIT = frozenset(c for c in map(chr, range(0x110000)) if c.isspace())
+"""The characters a chunk may end in for display to hold something back (whitespace)."""
 
 
 class StreamProcessor:
@@ -72,14 +76,20 @@ class StreamProcessor:
         self._view: View = VIEWS["display" if display else "cards" if cards else "receipts"]()
         self._verbatim = self._view.verbatim
         self._window = Window()
-        self._received: list[str] = []  # the response so far, but for `_chunks`
-        self._chunks: list[str] = []  # the chunks that flowed since the last `_catch_up`
-        self._prefix: str | None = ""  # flowing mode: a possible head's start, held
-        self._flowing = True  # flowing with no prefix: `feed` hands a chunk with no [ on
+        self._chunks: list[str] = []  # every chunk received (a run that flowed, joined)
+        self._synced = 0  # the window holds the text of `_chunks[:_synced]`
+        # Flowing mode: `_prefix` is a possible head's start, held (None: not flowing);
+        # display holds `_held` before it, whitespace a tag may still take (all of it
+        # at a line's start, a final space at most once the line has narration).
+        self._prefix: str | None = ""
+        self._held = ""
+        self._mid_line = self._view.mid_line
+        self._clear = self._mid_line  # flowing, no prefix, mid-line: `feed`'s first lines
         self._placed: list[Placed] = []
         self._seen = 0  # no tag head starts before this position (after the last span)
         self._head: int | None = None  # the start of a head whose span is not decided yet
         self._looked = 0  # text of the pending tag already looked at for "]" or a line break
+        self._room = 0  # the pending tag is decided by the tag length once this many more come
         self._result: ProcessResult | None = None
 
     @property
@@ -91,7 +101,8 @@ class StreamProcessor:
     def held(self) -> int:
         """How many characters received are not shown yet."""
         if self._prefix is not None:
-            self._catch_up()
+            return len(self._held) + len(self._prefix)
+        self._sync()
         return self._window.end - self._view.needed
 
     @property
@@ -103,9 +114,30 @@ class StreamProcessor:
 
     def feed(self, chunk: str) -> str:
         """Take the next piece of the response; return the text that can be shown now."""
-        if self._flowing and "[" not in chunk and type(chunk) is str:
-            self._chunks.append(chunk)
-            return chunk if self._verbatim else self._view.flow(chunk)
+        if self._clear and type(chunk) is str:
+            if "[" not in chunk:
+                self._chunks.append(chunk)
+                if self._verbatim:
+                    return chunk
+                # Display, mid-line (`_narration`): a chunk that ends in narration shows whole.
+                try:
+                    last = chunk[-1]
+                except IndexError:
+                    return chunk  # nothing new
+                if last not in _MAY_WAIT:
+                    if self._held:
+                        chunk, self._held = self._held + chunk, ""
+                    return chunk
+                if last == " " and "\n" not in chunk:
+                    text, self._held = self._held + chunk, " "
+                    return text[:-1]
+                return self._narration(chunk)
+            if CANDIDATE.search(chunk) is None:  # every `[` is narration (`[OOC`, `[1]`)
+                self._chunks.append(chunk)
+                return chunk if self._verbatim else self._narration(chunk)
+        elif self._prefix == "" and type(chunk) is str and "[" not in chunk:
+            self._chunks.append(chunk)  # display at a line's start
+            return self._narration(chunk)
         return self._feed(chunk)
 
     def close(self) -> str:
@@ -114,7 +146,7 @@ class StreamProcessor:
             raise RuntimeError("StreamProcessor.close() called twice")
         self._stop_flowing()
         out = self._advance(final=True)
-        source = "".join(self._received)
+        source = "".join(self._chunks)
         self._result = result_of(source, self._placed, self._snapshot, self.seed)
         return out
 
@@ -122,44 +154,38 @@ class StreamProcessor:
         """`feed` for a chunk with a `[`, or one that comes while something is held."""
         if not isinstance(chunk, str):
             raise TypeError("StreamProcessor.feed() needs str chunks")
-        if self._prefix is not None:  # flowing mode (`close` ends it)
+        if self._result is not None:
+            raise RuntimeError("StreamProcessor.feed() after close()")
+        if self._prefix is not None:
             shown = self._flow(chunk)
             if shown is not None:
                 return shown
             self._stop_flowing()
-        elif self._result is not None:
-            raise RuntimeError("StreamProcessor.feed() after close()")
-        elif not chunk:
-            return ""
-        self._received.append(chunk)
-        window = self._window
-        window.append(chunk)
-        if (
-            self._head is not None
-            and "]" not in chunk
-            and "\n" not in chunk
-            and "\r" not in chunk
-            and window.end < self._head + self._limits.tag_length
+        elif self._head is not None and not (
+            "]" in chunk or "\n" in chunk or "\r" in chunk or len(chunk) >= self._room
         ):
-            return ""  # it cannot decide the pending tag (`_decide`): nothing new to show
+            self._chunks.append(chunk)  # it cannot decide the pending tag (`_decide`)
+            self._room -= len(chunk)
+            return ""
+        self._chunks.append(chunk)
         out = self._advance(final=False)
-        if self._head is None and self._view.can_flow(window, self._seen):
-            self._prefix = window.slice(self._seen, window.end)
-            self._flowing = not self._prefix
+        if self._head is None:
+            self._start_flowing()
         return out
 
     def _flow(self, chunk: str) -> str | None:
-        """Flowing mode: show `chunk` unless a whole tag head is in it (then None).
+        """Flowing mode: show the narration of `chunk` unless a whole tag head is in it (None).
 
         Every `[` before the first possible head is narration; a possible head
         cut by the chunk's end is held as the prefix.
         """
-        text = self._prefix + chunk if self._prefix else chunk
+        prefix = self._prefix
+        text = prefix + chunk if prefix else chunk
         start = len(text)
         if (candidate := CANDIDATE.search(text)) is not None:  # else every `[` is narration
             if candidate.start() == start - 1:
                 open_start = start - 1  # the first candidate, a `[` ending the text, is held
-            elif HEAD.search(text) is not None:
+            elif ":" in text and HEAD.search(text, candidate.start()) is not None:
                 return None  # a whole head: the window decides
             else:
                 open_start = open_head(text)
@@ -169,33 +195,69 @@ class StreamProcessor:
                 start = open_start
         self._chunks.append(chunk)
         self._prefix = text[start:]
-        self._flowing = not self._prefix
-        shown = text[:start]
-        return shown if self._verbatim else self._view.flow(shown)
+        if self._verbatim:
+            self._clear = not self._prefix
+            return text[:start]
+        return self._narration(text[:start])
 
-    def _catch_up(self) -> None:
-        """Flowing mode: bring the window and the view up to every chunk received."""
-        assert self._prefix is not None
-        if not self._chunks:
-            return  # nothing flowed since the window was last brought up
-        passed = "".join(self._chunks)  # (one pass over them: `close` needs them joined)
-        self._chunks.clear()
-        self._received.append(passed)
+    def _narration(self, narration: str) -> str:
+        """Display, flowing: what to show of `narration` (no tag in it) and what was held.
+
+        A line that has ended without a tag shows whole. At a line's start the
+        whitespace waits (the line may still hold only tags). Once the line has
+        narration that is not whitespace, only a final space waits: a later
+        inline tag can take just the space before it (render.display_text).
+        """
+        text = self._held + narration
+        line = text.rfind("\n") + 1
+        if line or not self._mid_line:
+            rest = text[line:]
+            self._mid_line = bool(rest) and not rest.isspace()
+        if not self._mid_line:
+            shown, self._held = text[:line], text[line:]
+        elif text[-1:] == " ":
+            shown, self._held = text[:-1], " "
+        else:
+            shown, self._held = text, ""
+        self._clear = self._mid_line and not self._prefix
+        return shown
+
+    def _start_flowing(self) -> None:
+        """No tag pending: flow from here if the view allows (`View.can_flow`)."""
         window = self._window
-        flowed = window.end + len(passed) - len(self._prefix)
-        held = self._view.resume(flowed)
-        window.text = held + self._prefix
-        window.base = flowed - len(held)
-        self._seen = flowed
+        held = self._view.can_flow(window, self._seen)
+        if held is not None:
+            self._prefix = window.slice(self._seen, window.end)
+            self._held, self._mid_line = held, self._view.mid_line
+            self._clear = not self._prefix and self._mid_line
 
     def _stop_flowing(self) -> None:
-        """Leave flowing mode: from now on the window decides."""
-        if self._prefix is not None:
-            self._catch_up()
-            self._prefix = None
-            self._flowing = False
+        """Leave flowing mode: bring the window and the view up to every chunk received."""
+        prefix = self._prefix
+        if prefix is None:
+            return
+        window = self._window
+        if len(self._chunks) > self._synced:
+            passed = "".join(self._chunks[self._synced :])  # `close` joins fewer pieces
+            self._chunks[self._synced :] = [passed]
+            self._synced = len(self._chunks)
+            end = window.end + len(passed)
+        else:
+            end = window.end
+        window.text = self._held + prefix
+        window.base = end - len(window.text)
+        self._view.resume(window.base, self._mid_line)
+        self._seen = end - len(prefix)
+        self._prefix, self._held, self._clear = None, "", False
+
+    def _sync(self) -> None:
+        """Bring the window up to every chunk received (not in flowing mode)."""
+        if len(self._chunks) > self._synced:
+            self._window.append("".join(self._chunks[self._synced :]))
+            self._synced = len(self._chunks)
 
     def _advance(self, final: bool) -> str:
+        self._sync()
         out: list[str] = []
         window = self._window
         while True:
@@ -210,6 +272,8 @@ class StreamProcessor:
         frontier = self._seen if self._head is None else self._head
         out.append(self._view.advance(window, frontier, final))
         window.trim(min(frontier, self._view.needed))
+        if self._head is not None:
+            self._room = self._head + self._limits.tag_length - window.end
         return "".join(out)
 
     def _find_head(self, final: bool) -> bool:

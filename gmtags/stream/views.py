@@ -7,9 +7,11 @@ back, so the concatenated output equals the whole-text rendering of
 `gmtags.tags.render`.
 
 Most chunks of a reply are narration in which no tag can start. For those the
-filter skips the window (issue 16): once a view says it can `flow`, it is
-handed such chunks one by one and returns what to show; `resume` tells it
-where the response has got to when the filter needs the window again.
+filter skips the window and the view (issue 16): once a view says it can
+flow (`can_flow`: what it holds back, and whether that sits mid-line), the
+filter shows such chunks itself, in the same pass that looks for a `[`
+(`StreamProcessor.feed`); `resume` tells the view where the response has got
+to when the filter needs the window again.
 """
 
 from __future__ import annotations
@@ -26,7 +28,8 @@ class View(Protocol):
     """One way of showing the stream."""
 
     verbatim: bool
-    """True when `flow` returns its chunk unchanged (the filter then skips the call)."""
+    """True when narration that flows is shown as it comes (receipts, cards); False for
+    display, where whitespace a tag may still take waits (`StreamProcessor._narration`)."""
 
     def place(self, window: Window, item: Placed) -> str:
         """A tag was decided (after every earlier one); return what can be shown."""
@@ -41,16 +44,18 @@ class View(Protocol):
         """The first absolute position the view may still read."""
         ...
 
-    def can_flow(self, window: Window, frontier: int) -> bool:
-        """After `advance` to `frontier` (no tag pending): may the chunks after it `flow`?"""
+    @property
+    def mid_line(self) -> bool:
+        """`needed` is past narration that is not whitespace on its line (always, if verbatim)."""
         ...
 
-    def flow(self, chunk: str) -> str:
-        """The next chunk, in which no tag can start; return what can be shown."""
+    def can_flow(self, window: Window, frontier: int) -> str | None:
+        """After `advance` to `frontier` (no tag pending): None if the text after it may
+        not flow, else the text the view holds back before `frontier` (whitespace)."""
         ...
 
-    def resume(self, end: int) -> str:
-        """The chunks that flowed end at absolute `end`: the text from `needed` on."""
+    def resume(self, start: int, mid_line: bool) -> None:
+        """The text that flowed is shown up to absolute `start` (then `mid_line` or not)."""
         ...
 
 
@@ -58,6 +63,7 @@ class ReplaceView:
     """Narration as it comes, each tag replaced by its receipt (or its card) once decided."""
 
     verbatim = True
+    mid_line = True
 
     def __init__(self, piece: Callable[[Receipt], str]) -> None:
         self._piece = piece
@@ -77,15 +83,11 @@ class ReplaceView:
         self._shown = frontier
         return text
 
-    def can_flow(self, window: Window, frontier: int) -> bool:
-        return self._shown == frontier
+    def can_flow(self, window: Window, frontier: int) -> str | None:
+        return "" if self._shown == frontier else None
 
-    def flow(self, chunk: str) -> str:
-        return chunk
-
-    def resume(self, end: int) -> str:
-        self._shown = end
-        return ""
+    def resume(self, start: int, mid_line: bool) -> None:
+        self._shown = start
 
 
 def receipts_view() -> ReplaceView:
@@ -110,10 +112,10 @@ class DisplayView:
     whitespace and a trailing space wait for the next narration character or
     the end of the line.
 
-    The same rule on a chunk that flows: with no tag pending, all the view
-    holds is whitespace after its last restart point or line start
-    (`_pending`); a chunk shows that and itself up to its last restart point
-    or line break, and holds the whitespace after.
+    While the filter flows it shows narration by the same rule, more finely
+    (`StreamProcessor._narration`): mid-line only a final space can still go
+    with a later tag, so `resume` may restart the view just after whitespace
+    that is not a space; to `_render` that reads as the narration it is.
     """
 
     verbatim = False
@@ -122,13 +124,14 @@ class DisplayView:
         self._mid_line = False  # `_shown` is a restart point, not a line start
         self._shown = 0  # a restart point or a line start: all before it is shown
         self._tags: list[Placed] = []  # decided tags from `_shown` on
-        # While flowing: the response from `_shown` on (whitespace); None for none
-        # there with `_shown` mid-line (`_mid_line` is then True), the common case.
-        self._pending: str | None = ""
 
     @property
     def needed(self) -> int:
         return self._shown
+
+    @property
+    def mid_line(self) -> bool:
+        return self._mid_line
 
     def place(self, window: Window, item: Placed) -> str:
         self._tags.append(item)
@@ -147,44 +150,12 @@ class DisplayView:
             out.append(self._render(window, stop))
         return "".join(out)
 
-    def can_flow(self, window: Window, frontier: int) -> bool:
+    def can_flow(self, window: Window, frontier: int) -> str | None:
         # With no tag held, `advance` left only whitespace before `frontier`.
-        if self._tags:
-            return False
-        pending = window.slice(self._shown, frontier)
-        self._pending = None if self._mid_line and not pending else pending
-        return True
+        return None if self._tags else window.slice(self._shown, frontier)
 
-    def flow(self, chunk: str) -> str:
-        if chunk[-1:].isspace():
-            return self._hold(chunk)
-        if self._pending is None or not chunk:
-            return chunk  # mid-line, ending in narration: all of it shows
-        text = self._pending + chunk  # narration after held whitespace: all of it shows
-        self._pending, self._mid_line = None, True
-        return text
-
-    def resume(self, end: int) -> str:
-        pending = "" if self._pending is None else self._pending
-        self._shown = end - len(pending)
-        return pending
-
-    def _hold(self, chunk: str) -> str:
-        """`flow` for a chunk that ends in whitespace: that waits."""
-        pending = self._pending
-        if pending is None and "\n" not in chunk:  # mid-line, and it stays so
-            shown = chunk.rstrip()
-            self._pending = chunk[len(shown) :]
-            return shown
-        text = chunk if pending is None else pending + chunk
-        shown = text.rstrip()
-        newline = text.rfind("\n", len(shown))
-        if newline >= 0:
-            shown, self._mid_line = text[: newline + 1], False
-        elif shown:
-            self._mid_line = True
-        self._pending = text[len(shown) :]
-        return shown
+    def resume(self, start: int, mid_line: bool) -> None:
+        self._shown, self._mid_line = start, mid_line
 
     def _restart_point(self, window: Window, frontier: int) -> int:
         """The last position up to `frontier` just after non-whitespace narration."""
@@ -212,9 +183,9 @@ class DisplayView:
         elif not self._mid_line:
             shown = display_text(text, [_shift(item, -start) for item in here])
         else:
-            # Mid-line: the text before `start` ends in narration that is not
-            # whitespace; a stand-in for it keeps the line from reading as
-            # tag-only and keeps a tag at `start` from cutting before itself.
+            # Mid-line: the line has narration that is not whitespace before `start`
+            # and no space there a tag could take; a stand-in for it keeps the line
+            # from reading as tag-only and keeps a tag at `start` from cutting before.
             shown = display_text("x" + text, [_shift(item, 1 - start) for item in here])[1:]
         self._shown = end
         self._mid_line = not text.endswith("\n")

@@ -504,19 +504,25 @@ class TestHoldingBack:
         assert processor.feed(" world ") == " world"
         assert processor.feed("\n") == " \n"
 
-    def test_display_holds_only_trailing_whitespace(self) -> None:
-        """Narration flows in display mode; only whitespace a tag could still take waits."""
+    def test_display_holds_only_what_a_tag_could_take(self) -> None:
+        """Narration flows in display mode; only whitespace a tag could still take waits:
+        mid-line a final space (an inline tag takes the one before it, render.display_text),
+        at a line's start all of it (the line may yet hold only tags)."""
         processor = self.feeder(display=True)
-        assert processor.feed("Ada ") == "Ada"
+        pieces = ["Ada ", "\t", "runs  ", " \r", "\n  ", "x", "y\n\t", '[clock: name="Alarm"]']
+        shown = [processor.feed(piece) for piece in pieces[:2]]
+        assert shown == ["Ada", " \t"]  # no tag takes a space before the tab
+        assert processor.held == 0
+        assert processor.feed(pieces[2]) == "runs "
         assert processor.held == 1
-        assert processor.feed("\t") == ""
-        assert processor.feed("runs") == " \truns"
-        assert processor.feed(" \r") == ""
-        assert processor.feed("\n  ") == " \r\n"
+        assert processor.feed(pieces[3]) == "  \r"
+        assert processor.feed(pieces[4]) == "\n"
         assert processor.held == 2
-        assert processor.feed("x") == "  x"
-        assert processor.feed("y\n\t") == "y\n"
+        assert processor.feed(pieces[5]) == "  x"
+        assert processor.feed(pieces[6]) == "y\n"
         assert processor.held == 1
+        out = "Ada \truns   \r\n  xy\n" + processor.feed(pieces[7]) + processor.close()
+        assert out == process("".join(pieces), torches(), start(), seed=1).display
 
     def test_display_inline_tag_takes_the_held_space(self) -> None:
         """The space held before an inline tag is the one the tag takes."""
@@ -538,6 +544,68 @@ class TestHoldingBack:
         processor = self.feeder(display=True)
         assert processor.feed('  [clock: name="Alarm" tick="1"]') == ""
         assert processor.feed("\r\nNext") == "Next"
+
+
+WHITESPACE_RUNS = st.sampled_from([" ", "  ", "\t", " \t", "\t ", "\u3000", "\u00a0 ", "\r", "\n"])
+PLAIN = st.lists(
+    st.one_of(st.sampled_from(["Ada", "runs", "é", "🎲", "x.", "\u2028", "\x85"]), WHITESPACE_RUNS),
+    max_size=20,
+).map("".join)
+
+
+def waiting(received: str) -> str:
+    """What display mode may hold back of narration with no `[`: at a line's start all its
+    whitespace (the line may yet hold only tags), else a final space (a tag after it takes it)."""
+    line = received[received.rfind("\n") + 1 :]
+    if not line.strip():
+        return line
+    return " " if line.endswith(" ") else ""
+
+
+@st.composite
+def plain_and_cuts(draw: st.DrawFn) -> tuple[str, list[int]]:
+    text = draw(PLAIN)
+    after_space = [i + 1 for i, char in enumerate(text) if char.isspace()]
+    cuts = draw(st.lists(st.sampled_from(after_space), max_size=12)) if after_space else []
+    return text, cuts + draw(st.lists(st.integers(0, len(text)), max_size=4))
+
+
+class TestDisplayFlow:
+    @PROPERTY
+    @given(case=plain_and_cuts())
+    def test_narration_waits_only_for_what_a_tag_could_take(
+        self, case: tuple[str, list[int]]
+    ) -> None:
+        """Narration with no `[` flows in display mode as soon as no tag could take it:
+        after every chunk, what is held is exactly `waiting(received)`."""
+        text, cuts = case
+        processor = StreamProcessor(torches(), start(), 1, display=True)
+        bounds = [0, *sorted(set(cuts)), len(text)]
+        shown = ""
+        for a, b in itertools.pairwise(bounds):
+            shown += processor.feed(text[a:b])
+            assert shown + waiting(text[:b]) == text[:b]
+            assert processor.held == len(waiting(text[:b]))
+        assert shown + processor.close() == text == process(text, torches()).display
+
+    @PROPERTY
+    @given(
+        case=plain_and_cuts(),
+        tag=st.one_of(VALID_TAGS, broken_tags(), NEAR_MISSES),
+        after=st.sampled_from(["", " ", "  x", "\n", " \n", "x"]),
+        mode=st.sampled_from(MODES),
+    )
+    def test_a_tag_after_flowing_narration(
+        self, case: tuple[str, list[int]], tag: str, after: str, mode: str
+    ) -> None:
+        """A tag (or a near miss) that comes after narration that flowed, cut after any
+        whitespace, takes what `process()` says: the space before it, or its whole line."""
+        text, cuts = case
+        reply = text + tag + after + text
+        whole = process(reply, torches(), start(), seed=3)
+        out, processor = stream(reply, [*cuts, len(text), len(text) + len(tag)], mode, 3)
+        assert out == expected(whole, mode)
+        assert processor.result == whole
 
 
 class TestApi:
