@@ -7,8 +7,10 @@ display mode. Issue 16, goal 2: the whole stream (a new processor, every
 chunk of at most 20 µs.
 
 Two kinds of run, so that timing each chunk does not weigh on the whole:
-- the floor: a `feed` that only returns its chunk, called once per chunk
-  (what the stream costs at least in CPython, whatever the filter does);
+- the floors: a `feed` that only returns its chunk, called once per chunk
+  (what the stream costs at least in CPython, whatever the filter does), and
+  one that also does the least a right filter must do with every chunk: check
+  that it is text, keep it for the result (joined at the end), look for `[`;
 - the whole stream, best of ROUNDS, interleaved with `process()` in the same
   rounds (this machine is shared: a ratio within one run is what holds);
 - µs per `feed` call (median, p99, max over every chunk of RUNS runs), and
@@ -85,12 +87,40 @@ class Echo:
         return chunk
 
 
+class Keep:
+    """A filter that checks, keeps and looks into each chunk: the least a right one does."""
+
+    def __init__(self) -> None:
+        self.chunks: list[str] = []
+
+    def feed(self, chunk: str) -> str:
+        if type(chunk) is str and "[" not in chunk:
+            self.chunks.append(chunk)
+            return chunk
+        raise ValueError("Keep only takes narration")
+
+    def close(self) -> str:
+        return "".join(self.chunks)
+
+
 def echo_stream(chunks: list[str]) -> float:
     """Seconds for feeding every chunk to `Echo`."""
     begin = time.perf_counter()
     feed = Echo().feed
     for piece in chunks:
         feed(piece)
+    return time.perf_counter() - begin
+
+
+def keep_stream(chunks: list[str]) -> float:
+    """Seconds for feeding every chunk (its `[` made narration) to `Keep`, and joining them."""
+    plain = [piece.replace("[", "(") for piece in chunks]
+    begin = time.perf_counter()
+    keep = Keep()
+    feed = keep.feed
+    for piece in plain:
+        feed(piece)
+    keep.close()
     return time.perf_counter() - begin
 
 
@@ -143,11 +173,12 @@ def main() -> None:
         f"reply: {size:.1f} KB, {len(result.receipts)} tags, {len(chunks)} chunks of {CHUNK} chars"
     )
 
-    best = {"process": float("inf"), "echo": float("inf")}
+    best = {"process": float("inf"), "echo": float("inf"), "keep": float("inf")}
     best |= {label: float("inf") for label, _ in MODES}
     for _ in range(ROUNDS):
         best["process"] = min(best["process"], whole_process(text))
         best["echo"] = min(best["echo"], echo_stream(chunks))
+        best["keep"] = min(best["keep"], keep_stream(chunks))
         for label, display in MODES:
             best[label] = min(best[label], whole_stream(chunks, display))
     reference = best["process"]
@@ -155,7 +186,9 @@ def main() -> None:
     print(
         f"floor: {len(chunks)} calls of a feed that returns its chunk: {best['echo'] * 1e3:6.2f} ms"
         f" ({best['echo'] / reference:.2f}× process; process + floor"
-        f" = {(reference + best['echo']) / reference:.2f}×)"
+        f" = {(reference + best['echo']) / reference:.2f}×); that also checks, keeps and looks"
+        f" into it: {best['keep'] * 1e3:6.2f} ms ({best['keep'] / reference:.2f}×; process + it"
+        f" = {(reference + best['keep']) / reference:.2f}×)"
     )
     for label, _ in MODES:
         ratio = best[label] / reference

@@ -115,27 +115,29 @@ class StreamProcessor:
     def feed(self, chunk: str) -> str:
         """Take the next piece of the response; return the text that can be shown now."""
         if self._clear and type(chunk) is str:
-            if "[" not in chunk:
-                self._chunks.append(chunk)
-                if self._verbatim:
-                    return chunk
-                # Display, mid-line (`_narration`): a chunk that ends in narration shows whole.
-                try:
-                    last = chunk[-1]
-                except IndexError:
-                    return chunk  # nothing new
-                if last not in _MAY_WAIT:
-                    if self._held:
-                        chunk, self._held = self._held + chunk, ""
-                    return chunk
-                if last == " " and "\n" not in chunk:
-                    text, self._held = self._held + chunk, " "
-                    return text[:-1]
-                return self._narration(chunk)
-            if CANDIDATE.search(chunk) is None:  # every `[` is narration (`[OOC`, `[1]`)
-                self._chunks.append(chunk)
-                return chunk if self._verbatim else self._narration(chunk)
-        elif self._prefix == "" and type(chunk) is str and "[" not in chunk:
+            if "[" in chunk and CANDIDATE.search(chunk) is not None:
+                return self._feed(chunk)  # a `[` that may begin a head: `_flow` looks closer
+            self._chunks.append(chunk)  # every `[` in it, if any, is narration (`[OOC`, `[1]`)
+            if self._verbatim:
+                return chunk
+            # Display, mid-line (`_narration`): a chunk that ends in narration shows whole.
+            try:
+                last = chunk[-1]
+            except IndexError:
+                return chunk  # nothing new
+            if last not in _MAY_WAIT:
+                if self._held:
+                    chunk, self._held = self._held + chunk, ""
+                return chunk
+            if last == " " and "\n" not in chunk:
+                text, self._held = self._held + chunk, " "
+                return text[:-1]
+            if last == "\n":  # the line ended with no tag: all of it shows
+                text, self._held, self._mid_line = self._held + chunk, "", False
+                self._clear = False
+                return text
+            return self._narration(chunk)
+        if self._prefix == "" and type(chunk) is str and "[" not in chunk:
             self._chunks.append(chunk)  # display at a line's start
             return self._narration(chunk)
         return self._feed(chunk)

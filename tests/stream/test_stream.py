@@ -547,10 +547,13 @@ class TestHoldingBack:
 
 
 WHITESPACE_RUNS = st.sampled_from([" ", "  ", "\t", " \t", "\t ", "\u3000", "\u00a0 ", "\r", "\n"])
-PLAIN = st.lists(
-    st.one_of(st.sampled_from(["Ada", "runs", "é", "🎲", "x.", "\u2028", "\x85"]), WHITESPACE_RUNS),
+PLAIN_WORDS = ["Ada", "runs", "é", "🎲", "x.", "\u2028", "\x85"]
+PLAIN = st.lists(st.one_of(st.sampled_from(PLAIN_WORDS), WHITESPACE_RUNS), max_size=20).map("".join)
+# Narration with brackets no tag name can follow, ending in none of them.
+BRACKETED = st.lists(
+    st.one_of(st.sampled_from([*PLAIN_WORDS, "[OOC:", "[1]", "[a](b)", "[[x"]), WHITESPACE_RUNS),
     max_size=20,
-).map("".join)
+).map(lambda words: "".join(words) + ".")
 
 
 def waiting(received: str) -> str:
@@ -570,6 +573,14 @@ def plain_and_cuts(draw: st.DrawFn) -> tuple[str, list[int]]:
     return text, cuts + draw(st.lists(st.integers(0, len(text)), max_size=4))
 
 
+@st.composite
+def bracketed_and_cuts(draw: st.DrawFn) -> tuple[str, list[int]]:
+    """Cut only after whitespace: no chunk ends in a `[` (that would be held as a head's start)."""
+    text = draw(BRACKETED)
+    after_space = [i + 1 for i, char in enumerate(text) if char.isspace()]
+    return text, draw(st.lists(st.sampled_from(after_space), max_size=12)) if after_space else []
+
+
 class TestDisplayFlow:
     @PROPERTY
     @given(case=plain_and_cuts())
@@ -587,6 +598,25 @@ class TestDisplayFlow:
             assert shown + waiting(text[:b]) == text[:b]
             assert processor.held == len(waiting(text[:b]))
         assert shown + processor.close() == text == process(text, torches()).display
+
+    @PROPERTY
+    @given(case=bracketed_and_cuts(), mode=st.sampled_from(MODES))
+    def test_stray_brackets_flow_by_the_same_rule(
+        self, case: tuple[str, list[int]], mode: str
+    ) -> None:
+        """Chunks whose every `[` is narration flow like any narration: as they came in
+        receipt and card mode, holding only `waiting(received)` in display mode."""
+        text, cuts = case
+        processor = StreamProcessor(
+            torches(), start(), 1, display=mode == "display", cards=mode == "cards"
+        )
+        bounds = [0, *sorted(set(cuts)), len(text)]
+        shown = ""
+        for a, b in itertools.pairwise(bounds):
+            shown += processor.feed(text[a:b])
+            held = waiting(text[:b]) if mode == "display" else ""
+            assert shown + held == text[:b]
+        assert shown + processor.close() == text
 
     @PROPERTY
     @given(
