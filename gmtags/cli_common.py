@@ -73,9 +73,11 @@ def read_snapshot(path: str | None) -> Snapshot:
 
 
 def read_text(path: str | None) -> str:
+    """A reply's text from `path` (None or `-`: stdin), its line endings as they are: no
+    newline translation, so narration outside tags survives byte for byte."""
     if path is None or path == "-":
-        return sys.stdin.read()
-    return guard("input", path, lambda: Path(path).read_text(encoding="utf-8"))
+        return guard("input", "stdin", lambda: sys.stdin.buffer.read().decode("utf-8"))
+    return guard("input", path, lambda: Path(path).read_bytes().decode("utf-8"))
 
 
 def write_state(path: str, snapshot: Snapshot) -> None:

@@ -42,6 +42,31 @@ class TestProcessCommand:
         assert out.returncode == 0
         assert out.stdout == 'a [clock: name="A" size="4" result="ok" now="0/4"]'
 
+    def test_line_endings_survive_byte_for_byte(self, tmp_path: Path) -> None:
+        """A reply with Windows line endings, from a file or stdin, comes out with them: no
+        newline translation on the way in (one real interpreter, bytes compared)."""
+        reply = tmp_path / "reply.txt"
+        reply.write_bytes(b'Bell.\r\n[clock: name="A" size="4"]\r\nRun.\r')
+        expected = b'Bell.\r\n[clock: name="A" size="4" result="ok" now="0/4"]\r\nRun.\r'
+        command = [sys.executable, "-c", "from gmtags.cli import run; run()", "process"]
+        command += ["--ruleset", RULESET, "--seed", "1"]
+        from_file = subprocess.run([*command, str(reply)], capture_output=True, check=False)
+        from_stdin = subprocess.run(
+            command, input=reply.read_bytes(), capture_output=True, check=False
+        )
+        assert from_file.stdout == expected and from_stdin.stdout == expected
+
+    def test_stdin_that_is_not_utf8_exits_1(self) -> None:
+        """Bytes on stdin that are not UTF-8: one line naming stdin, exit 1."""
+        command = [sys.executable, "-c", "from gmtags.cli import run; run()", "process"]
+        out = subprocess.run(
+            [*command, "--ruleset", RULESET],
+            input=b"\xff\xfe bad",
+            capture_output=True,
+            check=False,
+        )
+        assert out.returncode == 1 and b"not UTF-8" in out.stderr and b"Traceback" not in out.stderr
+
     def test_display_and_state_out(self, tmp_path: Path) -> None:
         """--display hides tags; --state-out writes the snapshot after the reply."""
         reply = tmp_path / "reply.txt"

@@ -268,10 +268,12 @@ def parse_chat(text: str, name: str, path: str | None = None) -> Chat:
 
 
 def read_chat_text(path: str | os.PathLike[str]) -> str:
-    """A chat file's text as `read_chat` parses it; `TranscriptError` when it is not UTF-8."""
+    """A chat file's text as `read_chat` parses it, its line endings as they are in the file
+    (no newline translation: a `\\r\\n` file is written back with `\\r\\n`); `TranscriptError`
+    when it is not UTF-8."""
     file = Path(path)
     try:
-        return file.read_text(encoding="utf-8")
+        return file.read_bytes().decode("utf-8")
     except UnicodeDecodeError:
         raise TranscriptError(str(file), "not UTF-8 text") from None
 

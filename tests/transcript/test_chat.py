@@ -29,6 +29,16 @@ class TestParseChat:
         text = '\ufeff{"chat_metadata":{}}\r\n{"name":"A","is_user":true,"mes":"hi"}\r\n'
         assert parse_chat(text, "x").dumps() == text
 
+    def test_a_crlf_file_keeps_its_endings(self, tmp_path: Path) -> None:
+        """A chat file with Windows line endings is read with them (no newline translation),
+        so an unchanged chat is written back byte for byte."""
+        path = tmp_path / "windows.jsonl"
+        path.write_bytes(HEIST.read_bytes().replace(b"\n", b"\r\n"))
+        chat = read_chat(path)
+        assert chat.dumps().encode("utf-8") == path.read_bytes()
+        write_atomic(tmp_path / "out.jsonl", chat.dumps())
+        assert (tmp_path / "out.jsonl").read_bytes() == path.read_bytes()
+
     def test_kinds_and_assistants(self) -> None:
         """SillyTavern assistants: is_user false and is_system not true; plain: role assistant."""
         heist = read_chat(HEIST)
