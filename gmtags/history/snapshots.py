@@ -49,7 +49,7 @@ def canonical_json(data: Mapping[str, Any]) -> str:
 
 def canonical_value(value: Any) -> str:
     """Any JSON value as canonical text: sorted keys at every depth, no spaces, UTF-8 kept."""
-    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return _CANONICAL(value)
 
 
 def ordered_members(members: Mapping[str, Any]) -> str:
@@ -58,6 +58,8 @@ def ordered_members(members: Mapping[str, Any]) -> str:
 
 
 _string = json.encoder.encode_basestring
+_CANONICAL = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode
+"""One encoder for every canonical value (`json.dumps` with options builds one per call)."""
 """A JSON string with non-ASCII characters as they are (as `ensure_ascii=False` writes one)."""
 
 
