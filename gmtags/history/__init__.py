@@ -4,8 +4,9 @@ stands (SPEC §6, §7.1).
 - `records`: a saved chat's history by message and swipe (what a chat file keeps);
 - `snapshots`: every game state named by the sha256 of its canonical JSON;
 - `fingerprint`: what identifies a reply a client sends back;
-- `store`: the SQLite store of reply nodes the proxy (and `transcript --db`) keeps, its
-  tables versioned in `schema` and its snapshots stored as shared parts (`parts`);
+- `store`: the store of reply nodes the proxy (and `transcript --db`) keeps, in an SQLite
+  file or a PostgreSQL database (`database`), its tables versioned in `schema` and its
+  snapshots stored as shared parts (`parts`);
 - `anchor`: the stored reply a request goes on from, found by content;
 - `seeds`: dice seeds derived from where a reply stands.
 
