@@ -12,8 +12,9 @@ as `find_spans` decides it on the whole response:
   reached, or the response is closed: no scan pattern reads across a line
   break or past the tag length, so the prefix then gives the whole answer.
 
-Every chunk is kept once, in `_chunks`; the response is joined from them at
-`close`. Most chunks are narration in which no tag can start, so the filter
+Every chunk is kept once: in `_chunks` until the window is brought up to
+it, then in `_kept` (a run of chunks joined into one piece); the response is
+joined from those at `close`. Most chunks are narration in which no tag can start, so the filter
 has a *flowing* mode (issue 16): while no tag is pending and the view holds
 nothing back but what `View.can_flow` allows, a chunk is only scanned for a
 head, and the narration in it is shown in the same pass (`feed`, `_flow`,
@@ -32,6 +33,8 @@ plays the snapshot's active layers as `process()` does (`effective_ruleset`).
 """
 
 from __future__ import annotations
+
+import re
 
 from gmtags.limits import DEFAULT_LIMITS, Limits
 from gmtags.process import ProcessResult, new_context, new_seed, result_of, step
@@ -76,8 +79,8 @@ class StreamProcessor:
         self._view: View = VIEWS["display" if display else "cards" if cards else "receipts"]()
         self._verbatim = self._view.verbatim
         self._window = Window()
-        self._chunks: list[str] = []  # every chunk received (a run that flowed, joined)
-        self._synced = 0  # the window holds the text of `_chunks[:_synced]`
+        self._kept: list[str] = []  # the response up to the window's end, in pieces
+        self._chunks: list[str] = []  # the chunks received after it
         # Flowing mode: `_prefix` is a possible head's start, held (None: not flowing);
         # display holds `_held` before it, whitespace a tag may still take (all of it
         # at a line's start, a final space at most once the line has narration).
@@ -115,8 +118,8 @@ class StreamProcessor:
     def feed(self, chunk: str) -> str:
         """Take the next piece of the response; return the text that can be shown now."""
         if self._clear and type(chunk) is str:
-            if "[" in chunk and CANDIDATE.search(chunk) is not None:
-                return self._feed(chunk)  # a `[` that may begin a head: `_flow` looks closer
+            if "[" in chunk and (candidate := CANDIDATE.search(chunk)) is not None:
+                return self._flow(chunk, chunk, candidate)  # a `[` that may begin a head
             self._chunks.append(chunk)  # every `[` in it, if any, is narration (`[OOC`, `[1]`)
             if self._verbatim:
                 return chunk
@@ -148,7 +151,7 @@ class StreamProcessor:
             raise RuntimeError("StreamProcessor.close() called twice")
         self._stop_flowing()
         out = self._advance(final=True)
-        source = "".join(self._chunks)
+        source = "".join(self._kept)
         self._result = result_of(source, self._placed, self._snapshot, self.seed)
         return out
 
@@ -159,41 +162,43 @@ class StreamProcessor:
         if self._result is not None:
             raise RuntimeError("StreamProcessor.feed() after close()")
         if self._prefix is not None:
-            shown = self._flow(chunk)
-            if shown is not None:
-                return shown
-            self._stop_flowing()
-        elif self._head is not None and not (
+            text = self._prefix + chunk if self._prefix else chunk
+            return self._flow(chunk, text, CANDIDATE.search(text))
+        if self._head is not None and not (
             "]" in chunk or "\n" in chunk or "\r" in chunk or len(chunk) >= self._room
         ):
             self._chunks.append(chunk)  # it cannot decide the pending tag (`_decide`)
             self._room -= len(chunk)
             return ""
+        return self._take(chunk)
+
+    def _take(self, chunk: str) -> str:
+        """The window's way: keep `chunk`, decide what it lets decide, flow again if it may."""
         self._chunks.append(chunk)
         out = self._advance(final=False)
         if self._head is None:
             self._start_flowing()
         return out
 
-    def _flow(self, chunk: str) -> str | None:
-        """Flowing mode: show the narration of `chunk` unless a whole tag head is in it (None).
+    def _flow(self, chunk: str, text: str, candidate: re.Match[str] | None) -> str:
+        """Flowing mode: show the narration of `chunk` (`text` is the prefix and it).
 
-        Every `[` before the first possible head is narration; a possible head
-        cut by the chunk's end is held as the prefix.
+        `candidate` is the first `[` in `text` that may begin a head; every `[`
+        before the first possible head is narration; a possible head cut by the
+        chunk's end is held as the prefix. A whole head, or one that cannot fit
+        the tag length, ends flowing: the window decides from there.
         """
-        prefix = self._prefix
-        text = prefix + chunk if prefix else chunk
         start = len(text)
-        if (candidate := CANDIDATE.search(text)) is not None:  # else every `[` is narration
+        if candidate is not None:  # else every `[` is narration
             if candidate.start() == start - 1:
                 open_start = start - 1  # the first candidate, a `[` ending the text, is held
             elif ":" in text and HEAD.search(text, candidate.start()) is not None:
-                return None  # a whole head: the window decides
+                return self._leave_flowing(chunk)  # a whole head
             else:
                 open_start = open_head(text)
             if open_start >= 0:
                 if start - open_start >= self._limits.tag_length:
-                    return None  # it cannot become a head that fits: the window says so
+                    return self._leave_flowing(chunk)  # it cannot become a head that fits
                 start = open_start
         self._chunks.append(chunk)
         self._prefix = text[start:]
@@ -201,6 +206,11 @@ class StreamProcessor:
             self._clear = not self._prefix
             return text[:start]
         return self._narration(text[:start])
+
+    def _leave_flowing(self, chunk: str) -> str:
+        """Flowing mode ends at `chunk`: the window decides from here."""
+        self._stop_flowing()
+        return self._take(chunk)
 
     def _narration(self, narration: str) -> str:
         """Display, flowing: what to show of `narration` (no tag in it) and what was held.
@@ -239,13 +249,10 @@ class StreamProcessor:
         if prefix is None:
             return
         window = self._window
-        if len(self._chunks) > self._synced:
-            passed = "".join(self._chunks[self._synced :])  # `close` joins fewer pieces
-            self._chunks[self._synced :] = [passed]
-            self._synced = len(self._chunks)
-            end = window.end + len(passed)
-        else:
-            end = window.end
+        passed = "".join(self._chunks)  # (the flowed text is not needed, but its length is)
+        self._chunks.clear()
+        self._kept.append(passed)
+        end = window.end + len(passed)
         window.text = self._held + prefix
         window.base = end - len(window.text)
         self._view.resume(window.base, self._mid_line)
@@ -254,9 +261,11 @@ class StreamProcessor:
 
     def _sync(self) -> None:
         """Bring the window up to every chunk received (not in flowing mode)."""
-        if len(self._chunks) > self._synced:
-            self._window.append("".join(self._chunks[self._synced :]))
-            self._synced = len(self._chunks)
+        if self._chunks:
+            text = "".join(self._chunks)
+            self._chunks.clear()
+            self._kept.append(text)
+            self._window.append(text)
 
     def _advance(self, final: bool) -> str:
         self._sync()
