@@ -141,21 +141,16 @@ def serve_upstream(port: int, pace: float) -> None:
 def postgres_databases(named: str | None) -> Iterator[object | None]:
     """Something with `create_database()`: the `--postgres` server, a throwaway one of
     Debian's binaries, or None when there is neither."""
-    from tests.postgres import PostgresServer, bindir
+    from tests.postgres import bindir, throwaway_server
 
+    binaries = bindir()
     if named is not None:
         yield _Existing(named)
-        return
-    binaries = bindir()
-    if binaries is None:
+    elif binaries is None:
         yield None
-        return
-    server = PostgresServer(binaries)
-    try:
-        server.start()
-        yield server
-    finally:
-        server.stop()
+    else:
+        with throwaway_server(binaries) as server:
+            yield server
 
 
 class _Existing:

@@ -12,7 +12,7 @@ import pytest
 from click.testing import CliRunner
 
 from gmtags import Ruleset, load_ruleset
-from tests.postgres import PostgresServer, bindir
+from tests.postgres import PostgresServer, bindir, throwaway_server
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "fixtures"
@@ -94,9 +94,5 @@ def postgres() -> Iterator[PostgresServer]:
         pytest.fail(
             "PostgreSQL's binaries are missing: `make test` installs them (make postgresql)"
         )
-    server = PostgresServer(binaries)
-    try:
-        server.start()
+    with throwaway_server(binaries) as server:
         yield server
-    finally:
-        server.stop()

@@ -17,6 +17,8 @@ import shutil
 import socket
 import subprocess
 import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import psycopg
@@ -98,3 +100,14 @@ class PostgresServer:
                 str(self.binaries / "pg_ctl"), "-D", str(self.data), "-m", "immediate", "stop"
             )
         shutil.rmtree(self.folder, ignore_errors=True)
+
+
+@contextmanager
+def throwaway_server(binaries: Path) -> Iterator[PostgresServer]:
+    """A cluster of `binaries`, started, and stopped and removed afterwards."""
+    server = PostgresServer(binaries)
+    try:
+        server.start()
+        yield server
+    finally:
+        server.stop()
