@@ -710,3 +710,10 @@ def test_random_reply_fuzz() -> None:
     for mode in MODES:
         cuts = sorted(rng.sample(range(len(text)), 600))
         assert stream(text, cuts, mode, 2)[0] == expected(whole, mode)
+
+
+def test_may_wait_is_every_whitespace_character() -> None:
+    """Display's set of characters that may wait is exactly what `str.isspace` takes."""
+    from gmtags.stream.processor import _MAY_WAIT
+
+    assert {c for c in map(chr, range(0x110000)) if c.isspace()} == _MAY_WAIT
