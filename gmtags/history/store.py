@@ -55,7 +55,7 @@ from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from types import TracebackType
-from typing import Literal
+from typing import Any, Literal
 
 from gmtags.history.database import ChangeProbe, Connection, Database, open_database
 from gmtags.history.fingerprint import Fingerprint
@@ -279,15 +279,8 @@ class HistoryStore:
 
     def _part_ids(self, db: Connection, hashes: list[str]) -> dict[str, int]:
         """The stored parts among `hashes`: hash to id."""
-        ids: dict[str, int] = {}
-        for start in range(0, len(hashes), _BATCH):
-            batch = hashes[start : start + _BATCH]
-            marks = ", ".join("?" for _ in batch)
-            rows = db.execute(
-                f"SELECT hash, id FROM snapshot_parts WHERE hash IN ({marks})", batch
-            ).fetchall()
-            ids.update((str(digest), int(ident)) for digest, ident in rows)
-        return ids
+        rows = _in_batches(db, "SELECT hash, id FROM snapshot_parts WHERE hash IN ({})", hashes)
+        return {str(digest): int(ident) for digest, ident in rows}
 
     # Chats -----------------------------------------------------------------
 
@@ -481,19 +474,13 @@ class HistoryStore:
 
     def heads(self, idents: Iterable[int]) -> dict[int, Head]:
         """The finished nodes among `idents`, by id, without their fingerprints."""
-        wanted = sorted(set(idents))
-        found: dict[int, Head] = {}
-        for start in range(0, len(wanted), _BATCH):
-            batch = wanted[start : start + _BATCH]
-            marks = ", ".join("?" for _ in batch)
-            with self._reading() as db:
-                rows = db.execute(
-                    f"SELECT id, chat_id, parent, key, tail, size FROM nodes WHERE id IN ({marks})"
-                    " AND after IS NOT NULL",
-                    batch,
-                ).fetchall()
-            found.update((int(row[0]), _head(row)) for row in rows)
-        return found
+        query = (
+            "SELECT id, chat_id, parent, key, tail, size FROM nodes WHERE id IN ({})"
+            " AND after IS NOT NULL"
+        )
+        with self._reading() as db:
+            rows = _in_batches(db, query, sorted(set(idents)))
+        return {int(row[0]): _head(row) for row in rows}
 
     def pieces(self, print_: Fingerprint, chat_id: str | None, limit: int) -> list[Node]:
         """The newest `limit` finished nodes, in chat `chat_id` (None: any chat), that can be
@@ -639,17 +626,11 @@ class HistoryStore:
         """A layout-2 snapshot's JSON data: its manifest's parts read and put in place."""
         slots = read_manifest(body)
         wanted = sorted(part_ids(slots))
-        parts: dict[int, object] = {}
-        for start in range(0, len(wanted), _BATCH):
-            batch = wanted[start : start + _BATCH]
-            marks = ", ".join("?" for _ in batch)
-            rows = db.execute(
-                f"SELECT id, body FROM snapshot_parts WHERE id IN ({marks})", batch
-            ).fetchall()
-            parts.update(
-                (int(ident), json.loads(zlib.decompress(body).decode("utf-8", "surrogatepass")))
-                for ident, body in rows
-            )
+        rows = _in_batches(db, "SELECT id, body FROM snapshot_parts WHERE id IN ({})", wanted)
+        parts = {
+            int(ident): json.loads(zlib.decompress(body).decode("utf-8", "surrogatepass"))
+            for ident, body in rows
+        }
         if len(parts) != len(wanted):
             raise HistoryError(f"snapshot {name[:12]}… names a part that is not stored")
         return assemble(slots, parts)
@@ -678,15 +659,26 @@ class HistoryStore:
                 for (ident,) in db.execute("SELECT id FROM snapshot_parts").fetchall()
                 if int(ident) not in kept
             ]
-            for start in range(0, len(unused), _BATCH):
-                batch = unused[start : start + _BATCH]
-                marks = ", ".join("?" for _ in batch)
-                db.execute(f"DELETE FROM snapshot_parts WHERE id IN ({marks})", batch)
+            _in_batches(db, "DELETE FROM snapshot_parts WHERE id IN ({})", unused, rows=False)
             return gone
 
 
+def _in_batches(
+    db: Connection, template: str, values: list[Any], *, rows: bool = True
+) -> list[tuple[Any, ...]]:
+    """Run `template` with its `{}` replaced by `_BATCH` placeholders at a time over `values`;
+    the rows of every batch (none with `rows=False`: a statement that gives none)."""
+    found: list[tuple[Any, ...]] = []
+    for start in range(0, len(values), _BATCH):
+        batch = values[start : start + _BATCH]
+        cursor = db.execute(template.format(", ".join("?" for _ in batch)), batch)
+        if rows:
+            found.extend(cursor.fetchall())
+    return found
+
+
 _BATCH = 500
-"""Node ids read in one query (well under SQLite's limit on bound values)."""
+"""Values bound in one query (well under SQLite's limit on bound values)."""
 _LEVEL = 6
 """zlib level of a stored part (measured: `benchmarks/bench_store.py`)."""
 _SNAPSHOT_CACHE = 4096
