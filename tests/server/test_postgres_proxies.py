@@ -269,6 +269,36 @@ class TestTwoProxies:
         assert state(one, "road") == state(two, "road")
 
 
+def test_workers_share_a_postgresql_database(
+    address: str, upstream: tuple[ScriptedUpstream, str]
+) -> None:
+    """`gmtags serve --workers 2` on PostgreSQL: four chats playing three turns at once keep
+    every reply, each under the one before and the replay of the upstream's reply."""
+    scripted, url = upstream
+    proxy = Serve(url, address, workers=2)
+    try:
+
+        def play(chat: str) -> list[str]:
+            messages: Messages = [SYSTEM, user_line(chat, 0)]
+            replies = []
+            for turn in range(1, 4):
+                replies.append(proxy.stream(chat, messages))
+                messages += [{"role": "assistant", "content": replies[-1]}, user_line(chat, turn)]
+            return replies
+
+        chats = [f"wk-{n}" for n in range(4)]
+        with ThreadPoolExecutor(len(chats)) as pool:
+            played = dict(zip(chats, pool.map(play, chats), strict=True))
+    finally:
+        proxy.stop()
+    with HistoryStore(address) as store:
+        for chat, replies in played.items():
+            nodes = store.nodes(chat)
+            assert [node.parent for node in nodes] == [None, nodes[0].id, nodes[1].id]
+            for turn, (node, received) in enumerate(zip(nodes, replies, strict=True)):
+                assert received == replayed(store, scripted, url, node, turn + 1)
+
+
 def test_a_failing_database_is_an_openai_error(
     address: str, upstream: tuple[ScriptedUpstream, str]
 ) -> None:
