@@ -134,11 +134,6 @@ class SQLiteDatabase:
         self._db.execute("PRAGMA synchronous=NORMAL")
         self._db.execute("PRAGMA busy_timeout=5000")
 
-    @property
-    def raw(self) -> sqlite3.Connection:
-        """The file's connection (its own lock is not taken: for tests and maintenance)."""
-        return self._db
-
     @contextmanager
     def reading(self) -> Iterator[Connection]:
         with self._lock:
@@ -266,9 +261,6 @@ class _PgCursor:
 
     def fetchall(self) -> list[Row]:
         return [_row(row) for row in self._cursor.fetchall()]
-
-    def __iter__(self) -> Iterator[Row]:
-        return iter(self.fetchall())
 
 
 class _PgConnection:

@@ -25,7 +25,7 @@ from gmtags.server.demo import demo_config
 from gmtags.server.demo_upstream import MODEL, ScriptedUpstream
 from tests.postgres import PostgresServer
 from tests.server.conftest import read_events
-from tests.server.test_workers import SYSTEM, TIMEOUT, Serve, upstream, user_line
+from tests.server.test_workers import SYSTEM, TIMEOUT, Serve, play_at_once, upstream, user_line
 
 __all__ = ["upstream"]  # the fixture, shared with test_workers
 
@@ -277,18 +277,7 @@ def test_workers_share_a_postgresql_database(
     scripted, url = upstream
     proxy = Serve(url, address, workers=2)
     try:
-
-        def play(chat: str) -> list[str]:
-            messages: Messages = [SYSTEM, user_line(chat, 0)]
-            replies = []
-            for turn in range(1, 4):
-                replies.append(proxy.stream(chat, messages))
-                messages += [{"role": "assistant", "content": replies[-1]}, user_line(chat, turn)]
-            return replies
-
-        chats = [f"wk-{n}" for n in range(4)]
-        with ThreadPoolExecutor(len(chats)) as pool:
-            played = dict(zip(chats, pool.map(play, chats), strict=True))
+        played = play_at_once(proxy, [f"wk-{n}" for n in range(4)], 3)
     finally:
         proxy.stop()
     with HistoryStore(address) as store:

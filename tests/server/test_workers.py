@@ -117,6 +117,22 @@ def user_line(chat: str, turn: int) -> dict[str, str]:
     return {"role": "user", "content": f"{chat}, turn {turn}: Bram presses on."}
 
 
+def play_at_once(proxy: Serve, chats: list[str], turns: int) -> dict[str, list[str]]:
+    """Every chat playing `turns` streamed turns through `proxy`, all chats at once: the
+    replies each received, in order."""
+
+    def play(chat: str) -> list[str]:
+        messages = [SYSTEM, user_line(chat, 0)]
+        replies = []
+        for turn in range(1, turns + 1):
+            replies.append(proxy.stream(chat, messages))
+            messages += [{"role": "assistant", "content": replies[-1]}, user_line(chat, turn)]
+        return replies
+
+    with ThreadPoolExecutor(len(chats)) as pool:
+        return dict(zip(chats, pool.map(play, chats), strict=True))
+
+
 class TestWorkers:
     def test_concurrent_chats_keep_every_reply(
         self,
@@ -128,18 +144,8 @@ class TestWorkers:
         each under the one before, each the replay of the upstream's reply with its seed."""
         scripted, url = upstream
         proxy = serve(url, workers=2)
-
-        def play(chat: str) -> list[str]:
-            messages = [SYSTEM, user_line(chat, 0)]
-            replies = []
-            for turn in range(1, 5):
-                replies.append(proxy.stream(chat, messages))
-                messages += [{"role": "assistant", "content": replies[-1]}, user_line(chat, turn)]
-            return replies
-
         chats = [f"w-{index}" for index in range(6)]
-        with ThreadPoolExecutor(len(chats)) as pool:
-            played = dict(zip(chats, pool.map(play, chats), strict=True))
+        played = play_at_once(proxy, chats, 4)
         ruleset = demo_config(url).ruleset
         with HistoryStore(tmp_path / "h.sqlite3") as store:
             assert sorted(store.chats()) == chats
