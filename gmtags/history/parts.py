@@ -14,9 +14,10 @@ sha256 of its whole canonical JSON, `gmtags.history.snapshots`):
   every other top-level key (`gamePartySheet`, `rulesetClocks`,
   `gamePartySheetRevision`, `rulesetLayers`, keys gmtags does not own) is one
   slot.
-- A slot whose canonical JSON is shorter than `INLINE_BELOW` characters is
-  written in the manifest itself: a part costs a row and a hash, more than a
-  short value repeated (a stress track, a revision number).
+- A slot whose canonical JSON is shorter than `INLINE_BELOW` characters
+  (`gmtags.history.forms`) is written in the manifest itself: a part costs a
+  row and a hash, more than a short value repeated (a stress track, a revision
+  number).
 - The manifest is canonical JSON over the snapshot's own top-level keys: a
   part as its integer id in the store, a value written inline as a list of one
   (`[3]`), and the members of `gameCharacterCards` and `rulesetLive` as an
@@ -30,18 +31,13 @@ one a full body gave.
 
 from __future__ import annotations
 
-import hashlib
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from gmtags.history.snapshots import ORDERED, canonical_json, canonical_value
-
-MEMBERWISE = frozenset({"gameCharacterCards", "rulesetLive"})
-"""Top-level keys whose members are slots of their own (one per character)."""
-INLINE_BELOW = 32
-"""Canonical JSON characters under which a slot is written in the manifest, not as a part."""
+from gmtags.history.forms import Form, Group, Piece, form_of
+from gmtags.history.snapshots import canonical_json
 
 Slot = str | list[Any]
 """A slot before the store has ids: a part's hash, or an inline value as a list of one."""
@@ -54,51 +50,34 @@ class Split:
     name: str
     """The snapshot's name: the sha256 of its whole canonical JSON."""
     slots: dict[str, Slot | dict[str, Slot]]
-    """Each top-level key (sorted) to its slot, or (`MEMBERWISE`) to its members' slots."""
+    """Each top-level key (sorted) to its slot, or (`forms.MEMBERWISE`) to its members' slots."""
     parts: dict[str, str]
     """Each part's hash to its canonical JSON text."""
 
 
-def split(data: Mapping[str, Any]) -> Split:
-    """Cut a snapshot's JSON data (`Snapshot.to_json_dict`) into slots and parts.
+def split(snapshot: Form | Mapping[str, Any]) -> Split:
+    """Cut a snapshot's form (`gmtags.history.forms.snapshot_form`), or its JSON data
+    (`Snapshot.to_json_dict`), into slots and parts.
 
-    The canonical text of the whole is assembled from the canonical texts of
-    its slots (sorted keys, no spaces: the same text `canonical_json` writes),
-    so the snapshot is serialised once for both its name and its parts.
+    The pieces a form was put together from are the slots: each is serialised
+    once for both the snapshot's name and its parts.
     """
+    form = snapshot if isinstance(snapshot, Form) else form_of(dict(snapshot))
     parts: dict[str, str] = {}
 
-    def slot(value: Any) -> tuple[Slot, str]:
-        text = canonical_value(value)
-        if len(text) < INLINE_BELOW:
-            return [value], text
-        digest = hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
-        parts[digest] = text
-        return digest, text
+    def slot(piece: Piece) -> Slot:
+        if piece.digest is None:
+            return [piece.data]
+        parts[piece.digest] = piece.text
+        return piece.digest
 
     slots: dict[str, Slot | dict[str, Slot]] = {}
-    pieces: list[str] = []
-    for key in sorted(data):
-        value = data[key]
-        if key in MEMBERWISE and isinstance(value, dict):
-            members: dict[str, Slot] = {}
-            texts: list[str] = []
-            # The cards keep their order (the first is the player's: `snapshots.ORDERED`).
-            for member in value if key == ORDERED else sorted(value):
-                members[member], text = slot(value[member])
-                texts.append(f"{_key(member)}:{text}")
-            slots[key] = members
-            pieces.append(f"{_key(key)}:{{{','.join(texts)}}}")
+    for key, value in form.slots.items():
+        if isinstance(value, Group):
+            slots[key] = {member: slot(piece) for member, piece in value.members.items()}
         else:
-            slots[key], text = slot(value)
-            pieces.append(f"{_key(key)}:{text}")
-    whole = "{" + ",".join(pieces) + "}"
-    name = hashlib.sha256(whole.encode("utf-8", "surrogatepass")).hexdigest()
-    return Split(name, slots, parts)
-
-
-def _key(key: str) -> str:
-    return json.dumps(key, ensure_ascii=False)
+            slots[key] = slot(value)
+    return Split(form.name, slots, parts)
 
 
 def manifest(cut: Split, ids: Mapping[str, int]) -> str:

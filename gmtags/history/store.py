@@ -59,6 +59,7 @@ from typing import Any, Literal
 
 from gmtags.history.database import ChangeProbe, Connection, Database, open_database
 from gmtags.history.fingerprint import Fingerprint
+from gmtags.history.forms import snapshot_form
 from gmtags.history.parts import Split, assemble, manifest, part_ids, read_manifest, split
 from gmtags.history.records import HistoryError
 from gmtags.history.schema import FULL, PARTS, migrate
@@ -250,7 +251,7 @@ class HistoryStore:
 
     def _name(self, db: Connection, snapshot: Snapshot | Split) -> str:
         """Store a snapshot (once, as parts: `gmtags.history.parts`) and return its name."""
-        cut = snapshot if isinstance(snapshot, Split) else split(snapshot.to_json_dict())
+        cut = snapshot if isinstance(snapshot, Split) else split(snapshot_form(snapshot))
         if db.execute("SELECT 1 FROM snapshots WHERE name = ?", (cut.name,)).fetchone():
             return cut.name  # stored already, in either layout
         hashes = list(cut.parts)
@@ -523,7 +524,7 @@ class HistoryStore:
         A node with the same chat, parent, fingerprint and snapshots is reused,
         so saving a chat twice adds nothing.
         """
-        cuts = split(before.to_json_dict()), split(after.to_json_dict())
+        cuts = split(snapshot_form(before)), split(snapshot_form(after))
         before_name, after_name = cuts[0].name, cuts[1].name
         under, above = ("parent IS NULL", []) if parent is None else ("parent = ?", [parent])
         with self._transaction(chat_id) as db:

@@ -14,8 +14,8 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import Any
 
+from gmtags.history.forms import snapshot_form
 from gmtags.history.records import History
-from gmtags.history.snapshots import hash_json
 from gmtags.state.snapshot import Snapshot
 
 
@@ -35,9 +35,9 @@ class NamedSnapshots(Mapping[str, Snapshot]):
         name = self._names.get(id(snapshot))
         if name is not None:
             return name
-        data = snapshot.to_json_dict()
-        name = hash_json(data)
-        self._items.setdefault(name, (snapshot, data))
+        form = snapshot_form(snapshot)
+        name = form.name
+        self._items.setdefault(name, (snapshot, form.data))
         self._names[id(snapshot)] = name
         self._alive.append(snapshot)
         return name

@@ -15,8 +15,8 @@ from hypothesis import strategies as st
 
 from gmtags import Snapshot, build_character, load_ruleset
 from gmtags.history.fingerprint import fingerprint
+from gmtags.history.forms import INLINE_BELOW
 from gmtags.history.parts import (
-    INLINE_BELOW,
     assemble,
     manifest,
     part_ids,
