@@ -160,12 +160,22 @@ def dumps(value: Any, *, indent: int | None = None, compact: bool = False) -> st
     `compact` writes no spaces (`JSON.stringify`'s spelling); a non-finite
     float raises `ValueError` (a programmer error: every reader refuses them).
     """
-    separators = (",", ":") if compact else None
-    text = json.dumps(
-        value, ensure_ascii=False, allow_nan=False, indent=indent, separators=separators
-    )
+    if indent is None:
+        text = (_COMPACT if compact else _SPACED)(value)
+    else:
+        separators = (",", ":") if compact else None
+        text = json.dumps(
+            value, ensure_ascii=False, allow_nan=False, indent=indent, separators=separators
+        )
     # Outside strings JSON text is ASCII, so a surrogate here lies inside one.
-    return _SURROGATE.sub(_escape_surrogate, text) if _SURROGATE.search(text) else text
+    if text.isascii() or not _SURROGATE.search(text):
+        return text
+    return _SURROGATE.sub(_escape_surrogate, text)
+
+
+# Issue 16: `json.dumps` with options builds an encoder at every call; these are built once.
+_COMPACT = json.JSONEncoder(ensure_ascii=False, allow_nan=False, separators=(",", ":")).encode
+_SPACED = json.JSONEncoder(ensure_ascii=False, allow_nan=False).encode
 
 
 def scalar_problem(value: Any) -> str | None:

@@ -33,22 +33,29 @@ INLINE_BELOW = 32
 (`gmtags.history.parts`)."""
 
 
-@dataclass(frozen=True, slots=True)
 class Piece:
     """One value of a snapshot: its JSON data (shared: never changed), its canonical text and,
-    when it is stored as a part of its own, that text's sha256."""
+    when it is stored as a part of its own, that text's sha256 (worked out when first asked:
+    only the store needs it)."""
 
-    data: Any
-    text: str
-    digest: str | None
+    __slots__ = ("_digest", "data", "text")
+
+    def __init__(self, data: Any, text: str) -> None:
+        self.data = data
+        self.text = text
+        self._digest: str | None = None
+
+    @property
+    def digest(self) -> str | None:
+        """The sha256 of the text, or None when the piece is short enough to go inline."""
+        if self._digest is None and len(self.text) >= INLINE_BELOW:
+            self._digest = hashlib.sha256(self.text.encode("utf-8", "surrogatepass")).hexdigest()
+        return self._digest
 
 
 def piece_of(value: Any) -> Piece:
     """A JSON value as a piece (not kept: for data that is not a snapshot's own part)."""
-    text = canonical_value(value)
-    if len(text) < INLINE_BELOW:
-        return Piece(value, text, None)
-    return Piece(value, text, hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest())
+    return Piece(value, canonical_value(value))
 
 
 @dataclass(frozen=True, slots=True)
@@ -130,7 +137,7 @@ def snapshot_form(snapshot: Snapshot) -> Form:
         slots["gamePartySheet"] = piece = _model(party)
         data["gamePartySheet"] = piece.data
     if revision != 0:
-        slots["gamePartySheetRevision"] = Piece(revision, str(revision), None)
+        slots["gamePartySheetRevision"] = Piece(revision, str(revision))
         data["gamePartySheetRevision"] = revision
     if live:
         group = _group(live, ordered=False)
