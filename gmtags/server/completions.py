@@ -30,7 +30,10 @@ A reply's node is completed once the reply is whole, and also when the caller
 hangs up mid-stream (the receipts it was sent are in the message it keeps);
 it is completed before the stream's last bytes go out, so a caller that has
 read the whole stream always finds it stored. A reply the upstream failed or
-broke off is not recorded: its reserved node is abandoned.
+broke off is not recorded: its reserved node is abandoned. A store that fails
+while a reply is recorded is logged and told: a stream ends with an
+OpenAI-style error in place of `[DONE]` (the narration has gone out, but the
+chat's history does not hold it), and a whole reply becomes a 503.
 """
 
 from __future__ import annotations
@@ -52,7 +55,7 @@ from gmtags.log import get_logger
 from gmtags.prompt import Instructions, gm_instructions
 from gmtags.server.chats import CHAT_HEADER, MAX_CHAT_ID, ChatBook, Turn, chat_header
 from gmtags.server.config import ServerConfig
-from gmtags.server.errors import error_response, json_response
+from gmtags.server.errors import error_body, error_response, json_response
 from gmtags.server.messages import with_instructions
 from gmtags.server.sse import DONE, event, sse_data, sse_lines
 from gmtags.server.upstream import Upstream, UpstreamError, failure
@@ -184,7 +187,7 @@ class Completions:
             )
         try:
             turn = self.book.begin(named, body["messages"])
-        except (HistoryError, sqlite3.Error) as error:
+        except STORE_FAILURES as error:
             self.log.error("store-failed", error=str(error))
             return error_response(
                 503, f"gmtags could not place the request: {error}", "server_error",
@@ -209,10 +212,23 @@ class Completions:
                 )
             reply = await self.upstream.complete(forwarded, request.headers)
         except UpstreamError as error:
-            self.book.abandon(turn)
+            self._abandon(turn, log)
             log.warning("upstream-error", status=error.status)
             return json_response(error.body, error.status, headers)
-        return json_response(await self._rewrite(reply, turn, log), 200, headers)
+        try:
+            rewritten = await self._rewrite(reply, turn, log)
+        except STORE_FAILURES as error:
+            log.error("store-failed", error=str(error))
+            return json_response(_unstored(error), 503, headers)
+        return json_response(rewritten, 200, headers)
+
+    def _abandon(self, turn: Turn, log: Any) -> None:
+        """Forget a reply that was never made; a failing store is logged (the reply is lost
+        either way, and the reserved node matches nothing)."""
+        try:
+            self.book.abandon(turn)
+        except STORE_FAILURES as error:
+            log.error("store-failed", error=str(error))
 
     def _processor(self, turn: Turn) -> StreamProcessor:
         return StreamProcessor(
@@ -224,7 +240,7 @@ class Completions:
         try:
             message = reply["choices"][0]["message"]
         except (KeyError, IndexError, TypeError):
-            self.book.abandon(turn)
+            self._abandon(turn, log)
             return reply
         content = message.get("content") if isinstance(message, dict) else None
         text = mend_surrogates(content) if isinstance(content, str) else ""
@@ -244,14 +260,21 @@ class Completions:
         last: dict[str, Any] = {}
         broken = False
         recorded: Node | None = None
+        unstored: Exception | None = None
 
         def record(print_: Fingerprint | None = None) -> None:
             """Record the reply, once: before the last bytes go out, so a caller that has read
-            the whole stream always finds the reply stored."""
-            nonlocal recorded
-            if recorded is None:
+            the whole stream always finds the reply stored. A store that fails is logged and
+            kept, to be told to the caller in place of the stream's end."""
+            nonlocal recorded, unstored
+            if recorded is None and unstored is None:
                 result = relay.processor.result
-                recorded = self.book.finish(turn, relay.shown, result.snapshot, print_)
+                try:
+                    recorded = self.book.finish(turn, relay.shown, result.snapshot, print_)
+                except STORE_FAILURES as error:
+                    unstored = error
+                    log.error("store-failed", error=str(error))
+                    return
                 log.info("reply", receipts=len(result.receipts))
 
         async def finish() -> str:
@@ -266,6 +289,9 @@ class Completions:
                 if data.strip() == DONE:
                     if tail := await finish():
                         yield event(_tail(last, tail))
+                    if unstored is not None:
+                        yield event(_unstored(unstored))
+                        break
                     yield event(DONE)
                     await _drain(events)
                     break
@@ -280,6 +306,8 @@ class Completions:
             else:
                 if tail := await finish():
                     yield event(_tail(last, tail))
+                if unstored is not None:
+                    yield event(_unstored(unstored))
         except httpx.HTTPError as error:
             broken = True
             failed = failure(error)
@@ -288,13 +316,23 @@ class Completions:
         finally:
             # A caller that hangs up cancels every later await: record before awaiting.
             if broken and recorded is None:
-                self.book.abandon(turn)
+                self._abandon(turn, log)
             elif recorded is None:
                 relay.close()
                 record()
             await upstream.aclose()
         if recorded is not None:  # the stream went out whole: the next turn starts here
             self.prepare(recorded.after, relay.processor.result.snapshot)
+
+
+STORE_FAILURES = (HistoryError, sqlite3.Error)
+"""What a failing history store raises (a PostgreSQL store's errors come as `HistoryError`)."""
+
+
+def _unstored(error: Exception) -> dict[str, Any]:
+    """The OpenAI-style error told when a reply was made but the store failed to keep it."""
+    message = f"gmtags could not store the reply (it is not in the chat's history): {error}"
+    return error_body(message, "server_error")
 
 
 class _Relay:

@@ -6,6 +6,7 @@ import asyncio
 import json
 import logging
 import socket
+import sqlite3
 import threading
 import time
 from collections.abc import AsyncIterator, Callable
@@ -238,6 +239,60 @@ class TestCompletions:
             ask(proxy, "slow", FIRST, stream)
         assert raised.value.status_code == 504
         assert raised.value.body["type"] == "timeout"  # type: ignore[index]
+
+
+class TestFailingStore:
+    """The history store failing after a request was placed, while its reply is recorded."""
+
+    def _breaking(self, proxy: Proxy) -> Callable[[Any], str]:
+        """A script that breaks the proxy's store (its nodes table gone) while the upstream
+        answers, after the request was placed, and then gives the first canned reply."""
+
+        def script(messages: Any) -> str:
+            with sqlite3.connect(proxy.config.db) as db:
+                db.execute("ALTER TABLE nodes RENAME TO gone")
+            return DEMO_REPLIES[0]
+
+        return script
+
+    def test_a_stream_ends_with_an_error_saying_the_reply_was_not_stored(
+        self, make_proxy: Callable[..., Proxy], chat_id: str
+    ) -> None:
+        """The narration goes out, then an OpenAI-style error in place of `[DONE]`; the failure
+        is logged, and the proxy answers the next request (503 while the store is broken)."""
+        proxy = make_proxy()
+        proxy.upstream.script = self._breaking(proxy)
+        url = f"{proxy.url}/chat/completions"
+        body = {"model": MODEL, "stream": True, "messages": FIRST}
+        with capture_logs() as logs:
+            response = httpx.post(url, json=body, headers={"X-Gmtags-Chat": chat_id}, timeout=20)
+        assert response.status_code == 200
+        datas = [line[6:] for line in response.text.splitlines() if line.startswith("data: ")]
+        assert datas[-1] != "[DONE]" and "[DONE]" not in datas
+        error = json.loads(datas[-1])["error"]
+        assert error["type"] == "server_error"
+        assert "could not store the reply" in error["message"] and "gone" not in error["message"]
+        content = "".join(
+            choice["delta"].get("content") or ""
+            for data in datas[:-1]
+            for choice in json.loads(data).get("choices", [])
+        )
+        # The whole reply went out, its tags rewritten as receipts (the roll is the store's).
+        assert content.startswith("The lantern gutters as Bram sets his shoulder to the gate. [")
+        assert content.count("\n") == DEMO_REPLIES[0].count("\n")
+        assert 'result="' in content and '[clock: name="Alarm raised"' in content
+        assert any(entry["event"] == "store-failed" for entry in logs)
+        again = httpx.post(url, json=body, headers={"X-Gmtags-Chat": chat_id}, timeout=20)
+        assert again.status_code == 503 and again.json()["error"]["type"] == "server_error"
+
+    def test_a_whole_reply_is_a_503(self, make_proxy: Callable[..., Proxy], chat_id: str) -> None:
+        """Not streaming: the reply is not sent as if it were kept; the caller gets a 503."""
+        proxy = make_proxy()
+        proxy.upstream.script = self._breaking(proxy)
+        with pytest.raises(openai.APIStatusError) as raised:
+            ask(proxy, chat_id, FIRST, stream=False)
+        assert raised.value.status_code == 503
+        assert "could not store the reply" in raised.value.message
 
 
 class TestReadBody:
