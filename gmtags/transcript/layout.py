@@ -29,10 +29,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from pydantic import ValidationError
-
 from gmtags.history.records import History, HistoryError, MessageRecord, SwipeRecord
-from gmtags.history.snapshots import snapshot_hash
 from gmtags.state.snapshot import Snapshot
 from gmtags.transcript.chat import (
     Chat,
@@ -45,7 +42,7 @@ from gmtags.transcript.chat import (
     text_key,
 )
 from gmtags.transcript.jsontext import Edit
-from gmtags.transcript.named import NamedSnapshots, storage_form
+from gmtags.transcript.named import NamedSnapshots, StoredSnapshots, storage_form
 
 NAMESPACE = "gmtags"
 VERSION = 1
@@ -57,40 +54,17 @@ def _stored(chat: Chat) -> dict[str, Any] | None:
 
 
 def _snapshots(stored: dict[str, Any]) -> NamedSnapshots:
-    table = NamedSnapshots()
     raw = stored.get("snapshots")
-    if not isinstance(raw, dict):
-        return table
-    for name, data in raw.items():
-        try:
-            snapshot = Snapshot.model_validate(data)
-        except ValidationError:
-            continue  # a damaged entry: the records naming it report it when used
-        if table.add(snapshot) != name:
-            continue  # edited by hand: its name no longer matches its content
-    return table
+    return StoredSnapshots(raw) if isinstance(raw, dict) else NamedSnapshots()
 
 
 def stored_start(chat: Chat) -> Snapshot | None:
-    """The snapshot a previous run started this chat from, when one is stored.
-
-    Issue 16: the entry under the start's name is read first and alone; the
-    whole table is read only when that entry is missing, damaged or edited.
-    """
+    """The snapshot a previous run started this chat from, when one is stored (issue 16: the
+    entry under its name alone is read)."""
     stored = _stored(chat)
     if stored is None or not isinstance(stored.get("start"), str):
         return None
-    start = stored["start"]
-    raw = stored.get("snapshots")
-    if isinstance(raw, dict) and start in raw:
-        try:
-            snapshot = Snapshot.model_validate(raw[start])
-        except ValidationError:
-            pass
-        else:
-            if snapshot_hash(snapshot) == start:
-                return snapshot
-    return _snapshots(stored).get(start)
+    return _snapshots(stored).get(stored["start"])
 
 
 def _message_record(data: dict[str, Any]) -> MessageRecord:

@@ -14,6 +14,8 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import Any
 
+from pydantic import ValidationError
+
 from gmtags.history.forms import snapshot_form
 from gmtags.history.records import History
 from gmtags.state.snapshot import Snapshot
@@ -60,6 +62,67 @@ class NamedSnapshots(Mapping[str, Snapshot]):
 
     def __len__(self) -> int:
         return len(self._items)
+
+
+class StoredSnapshots(NamedSnapshots):
+    """The snapshots a chat file stores, each read when it is first asked for (issue 16: the
+    state after one message of a long chat reads one snapshot, not thousands).
+
+    An entry is read as `Snapshot.model_validate` reads it and kept only when its
+    content still has its name: a damaged entry, or one edited by hand, is not
+    stored, as if it were absent (the records naming it report it when used).
+    Iterating reads every entry.
+    """
+
+    def __init__(self, raw: Mapping[str, Any]) -> None:
+        super().__init__()
+        self._raw = raw
+        self._refused: set[str] = set()
+
+    def _read(self, name: str) -> bool:
+        """True when the entry `name` is stored and sound (read now if it was not yet)."""
+        if name in self._items:
+            return True
+        if name in self._refused or name not in self._raw:
+            return False
+        try:
+            snapshot = Snapshot.model_validate(self._raw[name])
+        except ValidationError:
+            snapshot = None
+        if snapshot is None or self.add(snapshot) != name:
+            self._refused.add(name)
+            return False
+        return True
+
+    def _read_all(self) -> None:
+        for name in self._raw:
+            self._read(name)
+
+    def __getitem__(self, name: str) -> Snapshot:
+        if not isinstance(name, str) or not self._read(name):
+            raise KeyError(name)
+        return super().__getitem__(name)
+
+    def __contains__(self, name: object) -> bool:
+        return isinstance(name, str) and self._read(name)
+
+    def data(self, name: str) -> dict[str, Any]:
+        if not self._read(name):
+            raise KeyError(name)
+        return super().data(name)
+
+    def only(self, names: set[str]) -> NamedSnapshots:
+        for name in names:
+            self._read(name)
+        return super().only(names)
+
+    def __iter__(self) -> Iterator[str]:
+        self._read_all()
+        return super().__iter__()
+
+    def __len__(self) -> int:
+        self._read_all()
+        return super().__len__()
 
 
 def storage_form(history: History, name: str) -> dict[str, Any]:

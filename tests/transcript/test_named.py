@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import pytest
+
 from gmtags import Snapshot
 from gmtags.history.records import History
 from gmtags.history.snapshots import SnapshotTable, snapshot_hash
-from gmtags.transcript.named import NamedSnapshots, storage_form
+from gmtags.transcript import state
+from gmtags.transcript.chat import Chat
+from gmtags.transcript.named import NamedSnapshots, StoredSnapshots, storage_form
 
 VEX = {"gameCharacterCards": {"Vex": {"abilities": {"finesse": 2}}}}
 
@@ -47,3 +51,46 @@ class TestStorageForm:
         assert storage_form(History("c", name, 0, {}, named), name) == storage_form(
             History("c", name, 0, {}, plain), name
         )
+
+
+class TestStoredSnapshots:
+    def _raw(self, *snapshots: Snapshot) -> dict[str, object]:
+        return {snapshot_hash(s): s.to_json_dict() for s in snapshots}
+
+    def test_an_entry_is_read_when_asked_for(self, start: Snapshot) -> None:
+        """Only the entry asked for is read: the others, damaged or not, wait."""
+        raw = self._raw(start, Snapshot.model_validate(VEX))
+        damaged = "0" * 64
+        raw[damaged] = {"rulesetClocks": "not a list"}
+        table = StoredSnapshots(raw)
+        name = snapshot_hash(start)
+        assert table[name] == start and table.data(name) == start.to_json_dict()
+        assert len(table._items) == 1  # the one read
+        assert damaged not in table and table.get(damaged) is None
+        assert len(table) == 2 and set(table) == set(raw) - {damaged}
+
+    def test_an_entry_edited_by_hand_is_not_stored(self, start: Snapshot) -> None:
+        """An entry whose content no longer has its name reads as absent, as before."""
+        name = snapshot_hash(start)
+        table = StoredSnapshots({name: VEX})
+        assert name not in table
+        with pytest.raises(KeyError):
+            table.data(name)
+        assert list(table.only({name})) == []
+
+    def test_the_state_of_one_message_reads_one_snapshot(
+        self, heist_done: Chat, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        """`transcript state` reads the one snapshot it gives, of all the chat stores."""
+        read: list[object] = []
+        validate = Snapshot.model_validate
+
+        def counted(data: object) -> Snapshot:
+            read.append(data)
+            return validate(data)
+
+        whole = state(heist_done)
+        monkeypatch.setattr(Snapshot, "model_validate", counted)
+        assert state(heist_done) == whole
+        stored = heist_done.metadata["gmtags"]["snapshots"]
+        assert len(stored) > 2 and len(read) == 1
