@@ -18,6 +18,7 @@ from pydantic import ValidationError
 
 from gmtags.history.forms import snapshot_form
 from gmtags.history.records import History
+from gmtags.history.snapshots import hash_json
 from gmtags.state.snapshot import Snapshot
 
 
@@ -107,6 +108,13 @@ class StoredSnapshots(NamedSnapshots):
         return isinstance(name, str) and self._read(name)
 
     def data(self, name: str) -> dict[str, Any]:
+        """The entry's storage form. An entry not read yet whose data still hashes to its name
+        is what gmtags wrote under that name, and is given as it was written, unread: writing a
+        chat's metadata again (a swipe, a deletion) reads no snapshot it does not use."""
+        if name not in self._items and name not in self._refused:
+            raw = self._raw.get(name)
+            if isinstance(raw, dict) and hash_json(raw) == name:
+                return raw
         if not self._read(name):
             raise KeyError(name)
         return super().data(name)
@@ -129,6 +137,9 @@ def storage_form(history: History, name: str) -> dict[str, Any]:
     """The storage form of `history`'s snapshot `name`, from its table when that kept one;
     `HistoryError` when it is not stored."""
     snapshots = history.snapshots
-    if isinstance(snapshots, NamedSnapshots) and name in snapshots:
-        return snapshots.data(name)
+    if isinstance(snapshots, NamedSnapshots):
+        try:
+            return snapshots.data(name)
+        except KeyError:
+            pass
     return history.snapshot(name).to_json_dict()

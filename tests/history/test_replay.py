@@ -12,7 +12,7 @@ from gmtags.history.replay import (
     regenerate,
     select_swipe,
 )
-from gmtags.transcript import Chat, rebuild, reprocess, state
+from gmtags.transcript import Chat, named, rebuild, reprocess, state
 
 
 def summary(snapshot: Snapshot) -> tuple[object, ...]:
@@ -80,6 +80,29 @@ class TestSelectSwipe:
         chat, _ = select_swipe(chat, 5, 1)
         chat, after = select_swipe(chat, 5, 0)
         assert after == continue_from(heist_done, 5)
+
+    def test_reads_only_the_snapshot_it_restores(
+        self, heist_done: Chat, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        """Issue 16: the metadata is written again from the stored entries as they are, so the
+        one snapshot validated is the one given back, and the file is the same bytes as when
+        every entry is read first."""
+        chat, _ = delete_messages(heist_done, {6, 7, 8})
+        monkeypatch.setattr(named, "hash_json", lambda data: "")  # every entry read
+        read_all, after = select_swipe(chat, 5, 1)
+        monkeypatch.undo()
+        validated: list[object] = []
+        validate = Snapshot.model_validate
+
+        def counted(data: object) -> Snapshot:
+            validated.append(data)
+            return validate(data)
+
+        monkeypatch.setattr(Snapshot, "model_validate", counted)
+        unread, unread_after = select_swipe(chat, 5, 1)
+        assert len(validated) == 1 and unread_after == after
+        assert len(chat.metadata["gmtags"]["snapshots"]) > 2
+        assert unread.dumps() == read_all.dumps()
 
     def test_only_the_last_assistant_message(self, heist_done: Chat) -> None:
         """As in SillyTavern, only the last assistant message can be swiped."""
