@@ -45,6 +45,11 @@ class NamedSnapshots(Mapping[str, Snapshot]):
         self._alive.append(snapshot)
         return name
 
+    def holds(self, name: str) -> bool:
+        """True when the snapshot `name` is stored (`name in self`, without reading it where
+        that can be told without)."""
+        return name in self
+
     def data(self, name: str) -> dict[str, Any]:
         """The storage form of the snapshot `name` (`Snapshot.to_json_dict`)."""
         return self._items[name][1]
@@ -79,6 +84,8 @@ class StoredSnapshots(NamedSnapshots):
         super().__init__()
         self._raw = raw
         self._refused: set[str] = set()
+        self._unread: set[str] = set()
+        """Entries not read whose data was found to hash to their names."""
 
     def _read(self, name: str) -> bool:
         """True when the entry `name` is stored and sound (read now if it was not yet)."""
@@ -107,22 +114,38 @@ class StoredSnapshots(NamedSnapshots):
     def __contains__(self, name: object) -> bool:
         return isinstance(name, str) and self._read(name)
 
+    def _written(self, name: str) -> bool:
+        """True when the entry `name` is not read and its data still hashes to its name: it is
+        what gmtags wrote under that name, and can be written again as it is, unread."""
+        if name in self._unread:
+            return True
+        if name in self._items or name in self._refused:
+            return False
+        raw = self._raw.get(name)
+        if isinstance(raw, dict) and hash_json(raw) == name:
+            self._unread.add(name)
+            return True
+        return False
+
+    def holds(self, name: str) -> bool:
+        return self._written(name) or self._read(name)
+
     def data(self, name: str) -> dict[str, Any]:
-        """The entry's storage form. An entry not read yet whose data still hashes to its name
-        is what gmtags wrote under that name, and is given as it was written, unread: writing a
-        chat's metadata again (a swipe, a deletion) reads no snapshot it does not use."""
-        if name not in self._items and name not in self._refused:
-            raw = self._raw.get(name)
-            if isinstance(raw, dict) and hash_json(raw) == name:
-                return raw
+        """The entry's storage form; an entry gmtags wrote is given as it was written, unread
+        (writing a chat's metadata again reads no snapshot it does not use)."""
+        if self._written(name):
+            return dict(self._raw[name])
         if not self._read(name):
             raise KeyError(name)
         return super().data(name)
 
     def only(self, names: set[str]) -> NamedSnapshots:
-        for name in names:
-            self._read(name)
-        return super().only(names)
+        """A table holding only the named entries, the unread ones still unread."""
+        kept = StoredSnapshots({name: self._raw[name] for name in names if name in self._raw})
+        kept._items = {name: item for name, item in self._items.items() if name in names}
+        kept._refused = self._refused & names
+        kept._unread = self._unread & names
+        return kept
 
     def __iter__(self) -> Iterator[str]:
         self._read_all()

@@ -109,22 +109,25 @@ def reprocess(
     kind = chat.kind
     if first > 0:
         stored = read_history(chat)
+        # The chat's own table, added to: what the kept messages refer to stays unread.
+        assert isinstance(stored.snapshots, NamedSnapshots)
+        table = stored.snapshots
         start = stored.snapshot(stored.start)
-        table.add(start)
-        state = start
+        last: int | None = None
         for index in chat.assistant_indexes():
             if index >= first:
                 break
             record = stored.record(index)
             for kept in record.swipes:
-                if kept is not None:
-                    table.add(stored.snapshot(kept.before))
-                    table.add(stored.snapshot(kept.after))
+                for name in () if kept is None else (kept.before, kept.after):
+                    if not table.holds(name):
+                        stored.snapshot(name)  # raises: not stored
             records[index] = record
             if kind != "plain" and all(swipe is not None for swipe in record.swipes):
                 kept_records = [swipe for swipe in record.swipes if swipe is not None]
                 lines[index] = write_records(chat.messages[index], kept_records)
-            state = stored.after(index)
+            last = index
+        state = start if last is None else stored.after(last)
     else:
         start = start_snapshot if start_snapshot is not None else stored_start(chat) or Snapshot()
         state = start

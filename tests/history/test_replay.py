@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from gmtags import Ruleset, Snapshot
+from gmtags.history.records import HistoryError
 from gmtags.history.replay import (
     continue_from,
     delete_messages,
@@ -146,3 +147,40 @@ class TestEdit:
         """An edit gives the same file as editing and reprocessing the whole chat."""
         chat, _ = edit_message(heist_done, 7, "Nothing happens.", crows)
         assert reprocess(chat, crows).chat.dumps() == chat.dumps()
+
+    def test_reads_only_the_snapshot_it_goes_on_from(
+        self, heist_done: Chat, crows: Ruleset, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        """Issue 16: the messages before the edit keep their snapshots unread; the ones read
+        are the start and the state the edited message starts from, and the file is the
+        same bytes as when every entry is read first."""
+        monkeypatch.setattr(named, "hash_json", lambda data: "")  # every entry read
+        read_all, _ = edit_message(heist_done, 7, "Nothing happens.", crows)
+        monkeypatch.undo()
+        validated: list[object] = []
+        validate = Snapshot.model_validate
+
+        def counted(data: object) -> Snapshot:
+            validated.append(data)
+            return validate(data)
+
+        monkeypatch.setattr(Snapshot, "model_validate", counted)
+        unread, _ = edit_message(heist_done, 7, "Nothing happens.", crows)
+        assert unread.dumps() == read_all.dumps()
+        assert len(validated) == 2 < len(heist_done.metadata["gmtags"]["snapshots"])
+
+    def test_a_missing_snapshot_before_the_edit_is_an_error(
+        self, heist_done: Chat, crows: Ruleset
+    ) -> None:
+        """A record before the edit naming a snapshot the chat does not store is refused, as
+        before, with the snapshot named."""
+        stored = heist_done.metadata["gmtags"]["snapshots"]
+        named_first = heist_done.messages[2].data["extra"]["gmtags"]["after"]
+        damaged = {**stored, named_first: {"rulesetClocks": "not a list"}}
+        header = heist_done.header
+        assert header is not None
+        metadata = {**heist_done.metadata, "gmtags": {**heist_done.metadata["gmtags"]}}
+        metadata["gmtags"]["snapshots"] = damaged
+        chat = heist_done.with_header(header.with_value(("chat_metadata",), metadata))
+        with pytest.raises(HistoryError, match=named_first[:12]):
+            edit_message(chat, 7, "Nothing happens.", crows)
