@@ -11,7 +11,7 @@ import click
 import pytest
 from click.testing import CliRunner
 
-from gmtags import Ruleset, load_ruleset
+from gmtags import Ruleset, Snapshot, load_ruleset
 from tests.postgres import PostgresServer, bindir, throwaway_server
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -70,6 +70,19 @@ class Hostile:
     message: str
     place: str | None
     """The line and column the refusal names (None: the module works it out)."""
+
+
+def count_snapshot_reads(monkeypatch: pytest.MonkeyPatch) -> list[object]:
+    """From now on in the test, every `Snapshot.model_validate` call's data, in order."""
+    read: list[object] = []
+    validate = Snapshot.model_validate
+
+    def counted(data: object) -> Snapshot:
+        read.append(data)
+        return validate(data)
+
+    monkeypatch.setattr(Snapshot, "model_validate", counted)
+    return read
 
 
 def hostile_files(cases: Mapping[str, tuple[str, str, str | None]], name: str) -> Any:

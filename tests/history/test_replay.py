@@ -14,6 +14,7 @@ from gmtags.history.replay import (
     select_swipe,
 )
 from gmtags.transcript import Chat, named, rebuild, reprocess, state
+from tests.conftest import count_snapshot_reads
 
 
 def summary(snapshot: Snapshot) -> tuple[object, ...]:
@@ -92,14 +93,7 @@ class TestSelectSwipe:
         monkeypatch.setattr(named, "hash_json", lambda data: "")  # every entry read
         read_all, after = select_swipe(chat, 5, 1)
         monkeypatch.undo()
-        validated: list[object] = []
-        validate = Snapshot.model_validate
-
-        def counted(data: object) -> Snapshot:
-            validated.append(data)
-            return validate(data)
-
-        monkeypatch.setattr(Snapshot, "model_validate", counted)
+        validated = count_snapshot_reads(monkeypatch)
         unread, unread_after = select_swipe(chat, 5, 1)
         assert len(validated) == 1 and unread_after == after
         assert len(chat.metadata["gmtags"]["snapshots"]) > 2
@@ -157,14 +151,7 @@ class TestEdit:
         monkeypatch.setattr(named, "hash_json", lambda data: "")  # every entry read
         read_all, _ = edit_message(heist_done, 7, "Nothing happens.", crows)
         monkeypatch.undo()
-        validated: list[object] = []
-        validate = Snapshot.model_validate
-
-        def counted(data: object) -> Snapshot:
-            validated.append(data)
-            return validate(data)
-
-        monkeypatch.setattr(Snapshot, "model_validate", counted)
+        validated = count_snapshot_reads(monkeypatch)
         unread, _ = edit_message(heist_done, 7, "Nothing happens.", crows)
         assert unread.dumps() == read_all.dumps()
         assert len(validated) == 2 < len(heist_done.metadata["gmtags"]["snapshots"])

@@ -10,6 +10,7 @@ from gmtags.history.snapshots import SnapshotTable, snapshot_hash
 from gmtags.transcript import state
 from gmtags.transcript.chat import Chat
 from gmtags.transcript.named import NamedSnapshots, StoredSnapshots, storage_form
+from tests.conftest import count_snapshot_reads
 
 VEX = {"gameCharacterCards": {"Vex": {"abilities": {"finesse": 2}}}}
 
@@ -82,15 +83,8 @@ class TestStoredSnapshots:
         self, heist_done: Chat, monkeypatch: pytest.MonkeyPatch
     ) -> None:
         """`transcript state` reads the one snapshot it gives, of all the chat stores."""
-        read: list[object] = []
-        validate = Snapshot.model_validate
-
-        def counted(data: object) -> Snapshot:
-            read.append(data)
-            return validate(data)
-
         whole = state(heist_done)
-        monkeypatch.setattr(Snapshot, "model_validate", counted)
+        read = count_snapshot_reads(monkeypatch)
         assert state(heist_done) == whole
         stored = heist_done.metadata["gmtags"]["snapshots"]
         assert len(stored) > 2 and len(read) == 1
