@@ -26,22 +26,23 @@ from tests.transcript.conftest import CROWS, GOLDEN, GROUP, HEIST, PLAIN, START,
 RULES = ("--ruleset", CROWS, "--state", START)
 
 
+def _cluster(workers: int, processes: bool) -> Iterator[str]:
+    with LocalCluster(
+        n_workers=workers, threads_per_worker=1, processes=processes, dashboard_address=":0"
+    ) as cluster:
+        yield cluster.scheduler_address
+
+
 @pytest.fixture(scope="module")
 def threads() -> Iterator[str]:
     """A cluster of two one-thread workers in this process; its scheduler's address."""
-    with LocalCluster(
-        n_workers=2, threads_per_worker=1, processes=False, dashboard_address=":0"
-    ) as cluster:
-        yield cluster.scheduler_address
+    yield from _cluster(2, processes=False)
 
 
 @pytest.fixture(scope="module")
 def processes() -> Iterator[str]:
     """A cluster of one worker process: every task, ruleset and outcome crosses a pickle."""
-    with LocalCluster(
-        n_workers=1, threads_per_worker=1, processes=True, dashboard_address=":0"
-    ) as cluster:
-        yield cluster.scheduler_address
+    yield from _cluster(1, processes=True)
 
 
 def transcript(*args: str | Path) -> Ran:
