@@ -2,8 +2,10 @@
 
 Routes: `POST /v1/chat/completions`, `GET /v1/models` (forwarded),
 `GET /gmtags/chats/{chat}/state` (the chat's current snapshot JSON) and
-`GET /healthz`, and the pages and their APIs (`gmtags.server.pages`); with a
-token every route but `/healthz` needs it (`gmtags.server.auth`). The history
+`GET /healthz`, and the pages and their APIs (`gmtags.server.pages`). In front of
+every route, `gmtags.server.guard` refuses requests for another host and
+changes sent by other web sites; with a token every route but `/healthz`
+needs it (`gmtags.server.auth`). The history
 store (an SQLite file, or a PostgreSQL database: SPEC §12) is used from the
 event loop only: each write is a short transaction, and keeping them on one
 thread keeps them in order without a lock. Other processes may write the same
@@ -34,6 +36,7 @@ from gmtags.server.chats import ChatBook, chat_header
 from gmtags.server.completions import Completions
 from gmtags.server.config import ServerConfig
 from gmtags.server.errors import error_response
+from gmtags.server.guard import Guard, Policy
 from gmtags.server.upstream import Upstream, UpstreamError
 from gmtags.server.watch import StoreWatcher
 
@@ -108,7 +111,12 @@ def create_app(config: ServerConfig) -> Starlette:
             *pages.routes(config, book),
         ],
         lifespan=lifespan,
-        middleware=[] if config.token is None else [Middleware(TokenGate, token=config.token)],
+        middleware=[
+            Middleware(
+                Guard, policy=Policy(config.host, config.public_hosts, config.allow_origins)
+            ),
+            *([] if config.token is None else [Middleware(TokenGate, token=config.token)]),
+        ],
     )
     app.state.book = book
     return app

@@ -19,6 +19,12 @@ untouched." So:
   `gmtags.server.upstream`). The pages never see the upstream's key: the
   browser sends it nowhere, and the JSON endpoints never include headers.
 
+The cookie counts only on a request from this server's own pages
+(`Sec-Fetch-Site` absent, `same-origin` or `none`): a page on another port of
+the same host is "same-site" to the browser, which would send it the cookie
+with a SameSite=Strict one too. (`gmtags.server.guard` refuses such a page's
+changes whatever it sends; this keeps it from reading anything either.)
+
 Decisions where the spec is silent: the header wins over the cookie when both
 are given; a page's form posts the token as a form field (never in the URL,
 which servers log); a client like SillyTavern sends the header through its
@@ -29,6 +35,7 @@ from __future__ import annotations
 
 import hmac
 import html
+import ipaddress
 from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any
 from urllib.parse import parse_qs
@@ -41,8 +48,10 @@ from gmtags.server.errors import error_response
 HEADER = "x-gmtags-token"
 COOKIE = "gmtags_token"
 LOGIN = "/gmtags/login"
-LOOPBACK = frozenset({"127.0.0.1", "::1", "localhost"})
-"""Hosts that need no token: only this machine can reach them."""
+LOOPBACK_NAMES = frozenset({"localhost"})
+"""Names that need no token besides the loopback addresses: only this machine reaches them."""
+SAME_ORIGIN = frozenset({"same-origin", "none"})
+"""`Sec-Fetch-Site` values with which the cookie counts (module doc)."""
 MAX_FORM = 4096
 """The largest login form read (bytes)."""
 
@@ -53,9 +62,27 @@ Send = Callable[[Message], Awaitable[None]]
 App = Callable[[Scope, Receive, Send], Awaitable[None]]
 
 
+def address(name: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address | None:
+    """The IP address `name` spells, or None when it is a name."""
+    try:
+        return ipaddress.ip_address(name)
+    except ValueError:
+        return None
+
+
+def is_loopback(host: str) -> bool:
+    """Whether `host` names this machine only: `localhost`, an address in 127.0.0.0/8 or
+    `::1`; a name that merely starts with `127.` (`127.attacker.example`) is not one."""
+    name = host.strip().strip("[]").rstrip(".").casefold()
+    if name in LOOPBACK_NAMES:
+        return True
+    found = address(name)
+    return found is not None and found.is_loopback
+
+
 def needs_token(host: str) -> bool:
     """Whether listening on `host` needs `--token` (anything but loopback)."""
-    return host.strip("[]").casefold() not in LOOPBACK and not host.startswith("127.")
+    return not is_loopback(host)
 
 
 def _same(given: str | None, token: str) -> bool:
@@ -74,6 +101,15 @@ def _page(request: Request) -> bool:
     """A page a person opens (answered with the form): a browser's GET asking for HTML, as
     opposed to the proxy, a JSON endpoint or a script."""
     return request.method == "GET" and "text/html" in request.headers.get("accept", "")
+
+
+def _own_page(request: Request) -> bool:
+    """Whether the request may count the cookie: sent by this server's own pages (or typed in
+    the address bar), never by a page of another origin, even one on the same host
+    (`Sec-Fetch-Site: same-site`: another port of 127.0.0.1), whose request the browser would
+    otherwise send with the cookie. A client that is not a browser sends no such header."""
+    site = request.headers.get("sec-fetch-site")
+    return site is None or site.strip() in SAME_ORIGIN
 
 
 def _back(target: str) -> str:
@@ -119,7 +155,9 @@ class TokenGate:
             await response(scope, receive, send)
             return
         given = request.headers.get(HEADER)
-        if _same(given if given is not None else request.cookies.get(COOKIE), self.token):
+        if given is None and _own_page(request):
+            given = request.cookies.get(COOKIE)
+        if _same(given, self.token):
             await self.app(scope, receive, send)
             return
         await self._refuse(request)(scope, receive, send)

@@ -40,6 +40,7 @@ from gmtags.history.store import HistoryStore
 from gmtags.server.app import create_app, settle
 from gmtags.server.auth import needs_token
 from gmtags.server.config import ServerConfig
+from gmtags.server.guard import origin_problem
 
 DEFAULT_DB = "gmtags-history.sqlite3"
 OPTIONS_ENV = "GMTAGS_SERVE_OPTIONS"
@@ -56,6 +57,14 @@ def token_for(host: str, token: str | None) -> None:
         raise click.UsageError(
             f"--host {host} lets other machines in: start it with --token T (or GMTAGS_TOKEN)"
         )
+
+
+def check_origins(origins: tuple[str, ...]) -> None:
+    """`--allow-origin`: each one an origin (`scheme://host[:port]`), never `*`."""
+    for origin in origins:
+        problem = origin_problem(origin)
+        if problem is not None:
+            raise click.BadParameter(f"{origin!r} {problem}", param_hint="--allow-origin")
 
 
 @click.command("serve")
@@ -76,6 +85,22 @@ def token_for(host: str, token: str | None) -> None:
     envvar=TOKEN_ENV,
     help="Required by every /gmtags/ route and the proxy (X-Gmtags-Token); needed to listen"
     " beyond loopback. Also read from GMTAGS_TOKEN.",
+)
+@click.option(
+    "--public-host",
+    "public_hosts",
+    multiple=True,
+    metavar="NAME",
+    help="Another name clients reach this server by (a LAN name, the name behind a reverse"
+    " proxy); requests naming any other host are refused. Repeatable.",
+)
+@click.option(
+    "--allow-origin",
+    "allow_origins",
+    multiple=True,
+    metavar="ORIGIN",
+    help="A web page origin allowed to call this server from the browser (CORS), such as"
+    " SillyTavern's http://127.0.0.1:8000. Repeatable.",
 )
 @layers_option
 @rulesets_option
@@ -104,9 +129,12 @@ def serve_command(
     merge_instructions: bool,
     token: str | None,
     workers: int,
+    public_hosts: tuple[str, ...],
+    allow_origins: tuple[str, ...],
 ) -> None:
     """Serve /v1/chat/completions with the GM instructions added and the replies ruled."""
     token_for(host, token)
+    check_origins(allow_origins)
     if not upstream.startswith(("http://", "https://")):
         raise click.BadParameter("must be an http:// or https:// URL", param_hint="--upstream")
     if workers > 1 and db == ":memory:":
@@ -120,6 +148,9 @@ def serve_command(
         "db": db,
         "display": display,
         "merge_instructions": merge_instructions,
+        "host": host,
+        "public_hosts": list(public_hosts),
+        "allow_origins": list(allow_origins),
     }
     config = server_config(options, token)  # a bad ruleset or state stops here, once
     if db != ":memory:":
@@ -153,6 +184,9 @@ def server_config(options: dict[str, Any], token: str | None) -> ServerConfig:
         display=options["display"],
         merge_instructions=options["merge_instructions"],
         token=token,
+        host=options["host"],
+        public_hosts=tuple(options["public_hosts"]),
+        allow_origins=tuple(options["allow_origins"]),
     )
 
 

@@ -30,5 +30,11 @@ class ServerConfig:
     """Always append the turn reminder to the last user message (`--merge-instructions`)."""
     token: str | None = None
     """`--token`: what every `/gmtags/` route and the proxy require (`gmtags.server.auth`)."""
+    host: str = "127.0.0.1"
+    """`--host`: the address listened on, a name the server answers to (`gmtags.server.guard`)."""
+    public_hosts: tuple[str, ...] = ()
+    """`--public-host`: more names the server answers to (behind a reverse proxy, a LAN name)."""
+    allow_origins: tuple[str, ...] = ()
+    """`--allow-origin`: web origins whose pages may call the server (CORS)."""
     max_body: int = MAX_BODY
     upstream_timeout: float = UPSTREAM_TIMEOUT

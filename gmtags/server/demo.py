@@ -11,6 +11,7 @@ narration with checks on characters it may not have.
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 
 import click
 import uvicorn
@@ -46,7 +47,7 @@ def serve_demo(
     Runs until interrupted (Ctrl-C); the upstream stops with it.
     """
     with BackgroundServer(ScriptedUpstream().app) as upstream:
-        app = create_app(demo_config(f"{upstream.url}/v1", ruleset, token))
+        app = create_app(replace(demo_config(f"{upstream.url}/v1", ruleset, token), host=host))
         click.echo(f"gmtags demo: scripted upstream on {upstream.url}/v1 (model {MODEL!r})")
         click.echo(f"gmtags demo: point your chat UI at http://{host}:{port}/v1 (any API key)")
         uvicorn.run(app, host=host, port=port, log_level="warning")

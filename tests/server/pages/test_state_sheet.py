@@ -20,12 +20,12 @@ class TestBar:
         html = bar("pool", "Lamp oil", 3, 0, 4)
         assert 'role="meter"' in html and 'aria-valuenow="3"' in html
         assert 'aria-valuemax="4"' in html and '<span class="bar-value">3/4</span>' in html
-        assert "width: 75.0%" in html
+        assert '<rect width="75.0"' in html
 
     def test_fill_is_held_to_the_bounds(self) -> None:
         """A bar never draws past its ends, nor divides by an empty range."""
-        assert "width: 100.0%" in bar("track", "T", 9, 0, 4)
-        assert "width: 0.0%" in bar("track", "T", 2, 2, 2)
+        assert '<rect width="100.0"' in bar("track", "T", 9, 0, 4)
+        assert '<rect width="0.0"' in bar("track", "T", 2, 2, 2)
 
 
 class TestWoundBoxes:
