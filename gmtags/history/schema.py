@@ -24,6 +24,11 @@ Versions:
    zlib-compressed UTF-8) and `snapshots.layout` (1: `body` is the snapshot's
    canonical JSON, as every row a version 1 file holds; 2: `body` is a
    manifest of part ids). New snapshots are written in layout 2.
+3. Saves that stay in play (SPEC §11): `edits.save` (what a page save wrote,
+   as JSON: `{"name", "card"}` or `{"party": true, "sheet"}`; NULL on older
+   rows, which are not carried to other replies) and `nodes.saves` (a JSON
+   list of the `edits` ids whose save the node's snapshot after holds; NULL:
+   none), and an index of `edits` by chat.
 """
 
 from __future__ import annotations
@@ -143,6 +148,12 @@ def _version_2(db: Connection, dialect: str) -> None:
     _add_column(db, dialect, "snapshots", "layout", f"INTEGER NOT NULL DEFAULT {FULL}")
 
 
+def _version_3(db: Connection, dialect: str) -> None:
+    _add_column(db, dialect, "edits", "save", "TEXT")
+    _add_column(db, dialect, "nodes", "saves", "TEXT")
+    db.execute("CREATE INDEX IF NOT EXISTS edits_chat ON edits(chat_id, id)")
+
+
 def _add_column(db: Connection, dialect: str, table: str, column: str, declared: str) -> None:
     """Add a column unless the table has it (each migration can run on any older store)."""
     if dialect == "postgresql":
@@ -161,7 +172,7 @@ def _run(db: Connection, script: str) -> None:
             db.execute(statement)
 
 
-MIGRATIONS: tuple[Callable[[Connection, str], None], ...] = (_version_1, _version_2)
+MIGRATIONS: tuple[Callable[[Connection, str], None], ...] = (_version_1, _version_2, _version_3)
 """Migration n + 1 takes a store from version n to n + 1 (given the database's dialect)."""
 LATEST = len(MIGRATIONS)
 MIGRATION_LOCK = 0x676D74616773  # "gmtags"

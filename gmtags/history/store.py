@@ -60,6 +60,7 @@ from typing import Any, Literal
 from gmtags.history.database import ChangeProbe, Connection, Database, open_database
 from gmtags.history.fingerprint import Fingerprint
 from gmtags.history.forms import snapshot_form
+from gmtags.jsonfile import dumps
 from gmtags.history.parts import Split, assemble, manifest, part_ids, read_manifest, split
 from gmtags.history.records import HistoryError
 from gmtags.history.schema import FULL, PARTS, migrate
@@ -70,7 +71,9 @@ from gmtags.state.snapshot import Snapshot
 NodeKind = Literal["turn", "continue", "aside"]
 """What a node's request was: a player's turn, a continuation, or anything else (background)."""
 
-_NODE_COLUMNS = "id, chat_id, parent, kind, seed, before, after, receipts, text, created"
+_NODE_COLUMNS = (
+    "id, chat_id, parent, kind, seed, before, after, receipts, text, created, saves"
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,6 +102,18 @@ class Node:
     fingerprint: Fingerprint
     created: float | None = None
     """When the node was made (seconds since the epoch; None in a file older than the column)."""
+    saves: frozenset[int] = frozenset()
+    """The page saves (`edits` ids) its snapshot after holds (see `saves`)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Save:
+    """A save the pages made into a chat: its `edits` id, the node it was made on (None: the
+    chat's start), and what it wrote (`{"name", "card"}` or `{"party": true, "sheet"}`)."""
+
+    id: int
+    node: int | None
+    data: dict[str, Any]
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,7 +128,7 @@ class ChatSummary:
 
 
 def _node(row: tuple[object, ...]) -> Node:
-    ident, chat_id, parent, kind, seed, before, after, receipts, text, created = row
+    ident, chat_id, parent, kind, seed, before, after, receipts, text, created, saves = row
     print_ = Fingerprint(
         tuple(json.loads(str(receipts))) if receipts else (), str(text) if text else ""
     )
@@ -127,7 +142,14 @@ def _node(row: tuple[object, ...]) -> Node:
         str(after),
         print_,
         None if created is None else float(str(created)),
+        frozenset(json.loads(str(saves))) if saves else frozenset(),
     )
+
+
+def _marks(saves: Iterable[int]) -> str | None:
+    """A node's `saves` column: the sorted ids as a JSON list, NULL for none."""
+    found = sorted(saves)
+    return json.dumps(found) if found else None
 
 
 def _head(row: tuple[object, ...]) -> Head:
@@ -375,6 +397,20 @@ class HistoryStore:
             return None
         return self.snapshot(str(row[1] if row[1] is not None else row[0]))
 
+    def forget_chat(self, chat_id: str) -> bool:
+        """Forget chat `chat_id` if nothing is in it: no node (finished or being made) and no
+        page save. A request that failed leaves no chat (SPEC §8): the proxy calls this once
+        it has abandoned the node it reserved; a chat another request has meanwhile placed a
+        node in, or that holds anything, stays. True when it went."""
+        with self._transaction(chat_id) as db:
+            cursor = db.execute(
+                "DELETE FROM histories WHERE chat_id = ?"
+                " AND NOT EXISTS (SELECT 1 FROM nodes WHERE chat_id = ?)"
+                " AND NOT EXISTS (SELECT 1 FROM edits WHERE chat_id = ?)",
+                (chat_id, chat_id, chat_id),
+            )
+            return bool(cursor.rowcount)
+
     # Nodes -----------------------------------------------------------------
 
     def reserve(
@@ -398,15 +434,22 @@ class HistoryStore:
         return Node(ident, chat_id, parent, kind, seed, name, name, Fingerprint((), ""), made)
 
     def complete(
-        self, node: Node, after: Snapshot | str, print_: Fingerprint, *, current: bool
+        self,
+        node: Node,
+        after: Snapshot | str,
+        print_: Fingerprint,
+        *,
+        current: bool,
+        saves: frozenset[int] = frozenset(),
     ) -> Node:
         """Store a reserved node's reply (`after`: its snapshot, or the name of one the store
-        holds); with `current`, it becomes its chat's current node."""
+        holds, holding the page saves `saves`); with `current`, it becomes its chat's current
+        node."""
         with self._transaction(node.chat_id) as db:
             name = after if isinstance(after, str) else self._name(db, after)
             db.execute(
                 "UPDATE nodes SET after = ?, seed = ?, key = ?, tail = ?, size = ?, receipts = ?,"
-                " text = ? WHERE id = ?",
+                " text = ?, saves = ? WHERE id = ?",
                 (
                     name,
                     node.seed,
@@ -415,6 +458,7 @@ class HistoryStore:
                     print_.size,
                     _receipts(print_),
                     print_.text or None,
+                    _marks(saves),
                     node.id,
                 ),
             )
@@ -432,6 +476,7 @@ class HistoryStore:
             name,
             print_,
             node.created,
+            saves,
         )
 
     def abandon(self, node: Node) -> None:
@@ -568,18 +613,24 @@ class HistoryStore:
 
     # Edits -----------------------------------------------------------------
 
-    def edit_current(self, chat_id: str, change: Callable[[Snapshot], Snapshot]) -> Snapshot:
+    def edit_current(
+        self,
+        chat_id: str,
+        change: Callable[[Snapshot], Snapshot],
+        save: dict[str, Any] | None = None,
+    ) -> Snapshot:
         """Replace the chat's current snapshot by `change(current)`, read and written in one
         transaction (a save from the pages: a built card, the party sheet), and return it.
 
         The current node's snapshot after (the chat's start when it is at its start) is
         what the next reply anchored on it starts from, so that is what changes; the
-        snapshot it held is kept in `edits`. `change` may raise (a stale party revision):
-        nothing is written then. An unknown chat raises `HistoryError`.
+        snapshot it held is kept in `edits`, with `save` (what the change wrote, as JSON:
+        see `saves`), and the node is marked as holding it. `change` may raise (a stale
+        party revision): nothing is written then. An unknown chat raises `HistoryError`.
         """
         with self._transaction(chat_id) as db:
             row = db.execute(
-                "SELECT h.current, h.start, n.after FROM histories h"
+                "SELECT h.current, h.start, n.after, n.saves FROM histories h"
                 " LEFT JOIN nodes n ON n.id = h.current WHERE h.chat_id = ?",
                 (chat_id,),
             ).fetchone()
@@ -588,15 +639,39 @@ class HistoryStore:
             current, old = row[0], str(row[2] if row[2] is not None else row[1])
             changed = change(self.snapshot(old))
             new = self._name(db, changed)
+            ident = self.database.insert(
+                db,
+                "INSERT INTO edits(chat_id, node, old, new, created, save)"
+                " VALUES (?, ?, ?, ?, ?, ?)",
+                (chat_id, current, old, new, time.time(), None if save is None else dumps(save)),
+            )
             if current is None:
                 db.execute("UPDATE histories SET start = ? WHERE chat_id = ?", (new, chat_id))
             else:
-                db.execute("UPDATE nodes SET after = ? WHERE id = ?", (new, current))
-            db.execute(
-                "INSERT INTO edits(chat_id, node, old, new, created) VALUES (?, ?, ?, ?, ?)",
-                (chat_id, current, old, new, time.time()),
-            )
+                held = set(json.loads(str(row[3]))) if row[3] else set()
+                if save is not None and ident is not None:
+                    held.add(ident)
+                db.execute(
+                    "UPDATE nodes SET after = ?, saves = ? WHERE id = ?",
+                    (new, _marks(held), current),
+                )
         return changed
+
+    def saves(self, chat_id: str) -> list[Save]:
+        """The chat's page saves that stay in play (SPEC §11), oldest first. A save belongs to
+        the chat from when it was made: every reply placed after it starts from a snapshot
+        holding it, whichever earlier message it goes on from (`ChatBook` applies those its
+        anchor's snapshot lacks: a node's `saves`, and at the start those made there)."""
+        with self._reading() as db:
+            rows = db.execute(
+                "SELECT id, node, save FROM edits WHERE chat_id = ? AND save IS NOT NULL"
+                " ORDER BY id",
+                (chat_id,),
+            ).fetchall()
+        return [
+            Save(int(str(ident)), None if node is None else int(str(node)), json.loads(str(save)))
+            for ident, node, save in rows
+        ]
 
     # Snapshots -------------------------------------------------------------
 

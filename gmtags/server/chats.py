@@ -37,6 +37,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
+from gmtags.errors import SnapshotError
 from gmtags.history.anchor import (
     Anchor,
     Said,
@@ -48,7 +49,9 @@ from gmtags.history.anchor import (
 )
 from gmtags.history.fingerprint import Fingerprint, fingerprint
 from gmtags.history.store import HistoryStore, Node, NodeKind
+from gmtags.log import get_logger
 from gmtags.server.events import ChatEvents
+from gmtags.state.saves import apply_save
 from gmtags.state.snapshot import Snapshot
 
 CHAT_HEADER = "X-Gmtags-Chat"
@@ -75,6 +78,8 @@ class Turn:
     node: Node
     anchor: Node | None
     before: Snapshot
+    saves: frozenset[int] = frozenset()
+    """The page saves `before` holds (`HistoryStore.saves`)."""
 
     @property
     def chat_id(self) -> str:
@@ -93,12 +98,22 @@ class Turn:
         return self.node.kind
 
 
+@dataclass(frozen=True, slots=True)
+class _Carried:
+    """A snapshot with the page saves carried onto it, and whether any was (else it is the
+    stored one, used by its name)."""
+
+    snapshot: Snapshot
+    changed: bool
+
+
 class ChatBook:
     """The proxy's view of the history store: where each reply starts and what it left."""
 
     def __init__(self, store: HistoryStore, start: Snapshot) -> None:
         self.store = store
         self.start = start
+        self.log = get_logger(component="chats")
         self.events = ChatEvents()
         """Told of every finished reply and every move of a chat's current node (the pages
         follow it); a page save calls `events.changed(chat_id)`."""
@@ -132,13 +147,45 @@ class ChatBook:
         else:
             kind = "aside"
         name = self.store.start_name(chat_id) if anchor is None else anchor.node.after
-        before = self.store.snapshot(name)
+        before, held = self._carried(
+            chat_id, self.store.snapshot(name), None if anchor is None else anchor.node
+        )
         parent = None if anchor is None else anchor.node.id
         moved = is_conversation(spoken) and self.store.current_node(chat_id) != parent
         if moved:
             self.store.set_current(chat_id, parent)  # where the player now is
-        node = self.store.reserve(chat_id, parent, kind, name)
-        return Turn(node, None if anchor is None else anchor.node, before), moved
+        node = self.store.reserve(
+            chat_id, parent, kind, before.snapshot if before.changed else name
+        )
+        return Turn(node, None if anchor is None else anchor.node, before.snapshot, held), moved
+
+    def _carried(
+        self,
+        chat_id: str,
+        snapshot: Snapshot,
+        node: Node | None,
+        held: frozenset[int] | None = None,
+    ) -> tuple[_Carried, frozenset[int]]:
+        """`snapshot` (node `node`'s after, or the chat's start) with every page save of the chat
+        it does not hold yet (SPEC §11: a save stays in play on every branch, whatever reply a
+        request goes on from), and the saves it then holds. `held` overrides what it holds
+        already (a reply being made: what it started from)."""
+        saves = self.store.saves(chat_id)
+        if held is None:
+            held = (
+                node.saves
+                if node is not None
+                else frozenset(save.id for save in saves if save.node is None)
+            )
+        missing = [save for save in saves if save.id not in held]
+        if not missing:
+            return _Carried(snapshot, False), held
+        for save in missing:
+            try:
+                snapshot = apply_save(snapshot, save.data)
+            except SnapshotError as error:  # a name two cards now share: left out, and told
+                self.log.warning("save-not-carried", chat=chat_id, save=save.id, error=str(error))
+        return _Carried(snapshot, True), held | {save.id for save in missing}
 
     def finish(
         self, turn: Turn, text: str, after: Snapshot, print_: Fingerprint | None = None
@@ -146,17 +193,28 @@ class ChatBook:
         """Store the reply as the player received it (`text`, or its fingerprint `print_` when
         already made) with the snapshot it left."""
         made = fingerprint(text) if print_ is None else print_
+        carried, held = self._carried(turn.chat_id, after, None, turn.saves)
+        after = carried.snapshot  # with the saves made while it streamed
         # A reply that changed nothing hands its snapshot on as it was: no need to hash it.
         state: Snapshot | str = turn.node.before if after is turn.before else after
-        node = self.store.complete(turn.node, state, made, current=turn.kind == "turn")
+        node = self.store.complete(turn.node, state, made, current=turn.kind == "turn", saves=held)
         current = node.id if turn.kind == "turn" else self.store.current_node(node.chat_id)
         self.events.node(node.chat_id, node.id, node.parent, node.kind, current)
         return node
 
     def abandon(self, turn: Turn) -> None:
-        """Forget a reply that was never made."""
+        """Forget a reply that was never made, and its chat when nothing else is in it (the
+        request made it, and failed: SPEC §8 leaves no chat and no node)."""
         self.store.abandon(turn.node)
+        self.store.forget_chat(turn.chat_id)
 
     def current(self, chat_id: str) -> Snapshot | None:
-        """The chat's current snapshot, or None when the chat is unknown."""
-        return self.store.current(chat_id)
+        """The chat's current snapshot, or None when the chat is unknown: with the page saves
+        it lacks (the player swiped the reply a save was made on, and the new reply is still
+        on its way: the next reply starts with them, so the state shown has them)."""
+        snapshot = self.store.current(chat_id)
+        if snapshot is None:
+            return None
+        ident = self.store.current_node(chat_id)
+        node = None if ident is None else self.store.node(ident)
+        return self._carried(chat_id, snapshot, node)[0].snapshot

@@ -184,9 +184,9 @@ def server_config(options: dict[str, Any], token: str | None) -> ServerConfig:
         display=options["display"],
         merge_instructions=options["merge_instructions"],
         token=token,
-        host=options["host"],
-        public_hosts=tuple(options["public_hosts"]),
-        allow_origins=tuple(options["allow_origins"]),
+        host=options.get("host", "127.0.0.1"),
+        public_hosts=tuple(options.get("public_hosts", ())),
+        allow_origins=tuple(options.get("allow_origins", ())),
     )
 
 

@@ -82,6 +82,24 @@ def save_party_sheet(snapshot: Snapshot, sheet: Mapping[str, Any], revision: int
     return _validated(data, "sheet", 1)
 
 
+def apply_save(snapshot: Snapshot, save: Mapping[str, Any]) -> Snapshot:
+    """`snapshot` with a save the pages made (`{"name", "card"}` or `{"party": true, "sheet"}`)
+    carried onto it, on another reply than the one it was made on (SPEC §11: a save stays in
+    play on every branch): a card replaces the character of that name, and a party sheet
+    the party sheet whatever revision the snapshot is at (the player saved it last). A save
+    that cannot stand in `snapshot` (its name now shared by two cards) raises
+    `SnapshotError`."""
+    if save.get("party") is True:
+        sheet = save.get("sheet")
+        if not isinstance(sheet, Mapping):
+            raise SnapshotError([Problem("sheet", "not a party sheet")])
+        return save_party_sheet(snapshot, sheet, snapshot.game_party_sheet_revision)
+    name, card = save.get("name"), save.get("card")
+    if not isinstance(name, str) or not isinstance(card, Mapping):
+        raise SnapshotError([Problem("card", "not a saved card")])
+    return save_card(snapshot, name, card)
+
+
 def raise_revision(snapshot: Snapshot) -> Snapshot:
     """`snapshot` with its party-sheet revision one higher (an applied `sheet="party"`
     command changes the shared sheet as a save does: SPEC §11)."""
@@ -89,4 +107,4 @@ def raise_revision(snapshot: Snapshot) -> Snapshot:
     return snapshot.model_copy(update=update)
 
 
-__all__ = ["StaleRevision", "raise_revision", "save_card", "save_party_sheet"]
+__all__ = ["StaleRevision", "apply_save", "raise_revision", "save_card", "save_party_sheet"]

@@ -182,12 +182,12 @@ def routes(config: ServerConfig, book: ChatBook) -> list[BaseRoute]:
             data = await read_body(request, config.max_body)
             chat = chat_of(data, required=True)
             assert chat is not None
-            change = _change(data)
+            change, save = _change(data)
             try:
                 if book.current(chat) is None:
                     change(book.start)  # a refused save never makes the chat known
                     book.store.ensure_chat(chat, book.start)
-                saved = book.store.edit_current(chat, change)
+                saved = book.store.edit_current(chat, change, save)
             except StaleRevision as stale:
                 latest = stale.latest.to_json_dict()
                 return json_response({"error": str(stale), "latest": latest}, 409)
@@ -207,8 +207,11 @@ def routes(config: ServerConfig, book: ChatBook) -> list[BaseRoute]:
     ]
 
 
-def _change(data: Mapping[str, Any]) -> Callable[[Snapshot], Snapshot]:
-    """What a save body asks to write, as a change of the chat's current snapshot."""
+def _change(
+    data: Mapping[str, Any],
+) -> tuple[Callable[[Snapshot], Snapshot], dict[str, Any]]:
+    """What a save body asks to write: a change of the chat's current snapshot, and the save as
+    the store keeps it (carried onto the other replies of the chat: `ChatBook`)."""
     if data.get("party") is True:
         sheet = checked_card(data.get("sheet"), "sheet", party=True)
         if sheet is None:
@@ -217,7 +220,8 @@ def _change(data: Mapping[str, Any]) -> Callable[[Snapshot], Snapshot]:
         if isinstance(revision, bool) or not isinstance(revision, int) or revision < 0:
             message = "the revision the sheet was opened on, a whole number ≥ 0"
             raise BadRequest(400, "no revision", [Problem("revision", message)])
-        return lambda snapshot: save_party_sheet(snapshot, sheet, revision)
+        save = {"party": True, "sheet": sheet}
+        return (lambda snapshot: save_party_sheet(snapshot, sheet, revision)), save
     name = data.get("name")
     if not isinstance(name, str) or not name.strip():
         raise BadRequest(
@@ -226,7 +230,8 @@ def _change(data: Mapping[str, Any]) -> Callable[[Snapshot], Snapshot]:
     card = checked_card(data.get("card"), "card", party=False)
     if card is None:
         raise BadRequest(400, "no card to save", [Problem("card", "required")])
-    return lambda snapshot: save_card(snapshot, name.strip(), card)
+    save = {"name": name.strip(), "card": card}
+    return (lambda snapshot: save_card(snapshot, name.strip(), card)), save
 
 
 __all__ = ["routes"]

@@ -83,7 +83,8 @@ def routes(config: ServerConfig, book: ChatBook) -> list[BaseRoute]:
         return error_response(404, f"no chat {chat_id!r}", "not_found_error")
 
     def find_node(chat_id: str, written: str) -> Node | None:
-        if not written.isdigit() or len(written) > 18:
+        # ASCII digits only (SPEC §8): str.isdigit also takes "١", "１" and "¹"
+        if not (written.isascii() and written.isdigit()) or len(written) > 18:
             return None
         try:
             node = store.node(int(written))
@@ -111,7 +112,7 @@ def routes(config: ServerConfig, book: ChatBook) -> list[BaseRoute]:
                 return HTMLResponse(not_found_page(message), status_code=404)
             snapshot, shown = store.snapshot(node.after), node.id
         else:
-            snapshot = store.current(chat_id) or store.start(chat_id)
+            snapshot = book.current(chat_id) or store.start(chat_id)
         html = chat_page(
             config.ruleset, chat_id, snapshot, store.nodes(chat_id), current, shown, chosen
         )
@@ -127,7 +128,7 @@ def routes(config: ServerConfig, book: ChatBook) -> list[BaseRoute]:
 
     async def chat(request: Request) -> Response:
         chat_id = request.path_params["chat"]
-        snapshot = store.current(chat_id)
+        snapshot = book.current(chat_id)
         if snapshot is None:
             return unknown_chat(chat_id)
         current = store.current_node(chat_id)

@@ -30,7 +30,7 @@ def client_for(path: Path, start: Snapshot | None = None) -> Iterator[TestClient
     config = ServerConfig(
         ruleset=ruleset, upstream="http://127.0.0.1:9/v1", db=":memory:", start=start or Snapshot()
     )
-    with TestClient(create_app(config)) as client:
+    with TestClient(create_app(config), base_url="http://127.0.0.1") as client:
         yield client
 
 

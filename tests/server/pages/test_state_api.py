@@ -166,9 +166,10 @@ class TestNode:
         assert f"{clock['filled']}/{clock['size']}" == receipt_now(road)
         assert after_washed == served.get("/gmtags/api/chats/road").json()["state"]
 
-    @pytest.mark.parametrize("ident", ["999", "abc", "-1", "1" * 40])
+    @pytest.mark.parametrize("ident", ["999", "abc", "-1", "1" * 40, "１", "١", "¹", "²"])
     def test_unknown_node_is_404(self, served: Served, ident: str) -> None:
-        """A node the chat does not have is a 404 error object."""
+        """A node the chat does not have is a 404 error object; an id is ASCII digits only (node 1
+        exists, and full-width, Arabic-Indic or superscript digits do not name it)."""
         served.ask("road", [SYSTEM, user("I push.")])
         response = served.get(f"/gmtags/api/chats/road/nodes/{ident}")
         assert response.status_code == 404 and "error" in response.json()
