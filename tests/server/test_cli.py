@@ -14,6 +14,7 @@ from click.testing import CliRunner
 from gmtags.server import cli
 from gmtags.server.auth import TokenGate
 from gmtags.server.config import ServerConfig
+from gmtags.server.guard import Guard, Policy
 
 DEMO = Path(__file__).resolve().parents[2] / "gmtags" / "demo"
 DEMO_RULESET = str(DEMO / "ruleset.json")
@@ -86,6 +87,9 @@ class TestWorkers:
             "db": str(tmp_path / "h.db"),
             "display": True,
             "merge_instructions": False,
+            "host": "0.0.0.0",
+            "public_hosts": ["gm.example"],
+            "allow_origins": ["http://127.0.0.1:8000"],
         }
         monkeypatch.setenv(cli.OPTIONS_ENV, json.dumps(options))
         monkeypatch.setenv(cli.TOKEN_ENV, "secret")
@@ -97,8 +101,10 @@ class TestWorkers:
         book = app.state.book
         assert book.start == config.start and "Bram the Quiet" in book.start.game_character_cards
         assert book.store.path == str(tmp_path / "h.db")
+        policy = Policy("0.0.0.0", ("gm.example",), ("http://127.0.0.1:8000",))
         assert [(m.cls, m.kwargs) for m in app.user_middleware] == [
-            (TokenGate, {"token": "secret"})
+            (Guard, {"policy": policy}),
+            (TokenGate, {"token": "secret"}),
         ]
         book.store.close()
 
