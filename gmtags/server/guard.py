@@ -156,14 +156,15 @@ class Guard:
         headers = _headers(scope)
         origin = headers.get("origin")
         allowed = origin is not None and normal_origin(origin) in self.origins
-        sender = self._sender(send, origin if allowed else None)
+        body = _Body(receive, _has_body(headers))
+        sender = self._sender(send, origin if allowed else None, body)
         response = self._refusal(scope, headers)
         if response is None and _is_preflight(scope, headers):
             response = self._preflight(allowed, origin or "", headers)
         if response is not None:
-            await response(scope, receive, sender)
+            await response(scope, body.receive, sender)
             return
-        await self.app(scope, receive, sender)
+        await self.app(scope, body.receive, sender)
 
     def _refusal(self, scope: Scope, headers: dict[str, str]) -> Response | None:
         """The refusal of a request the module doc refuses, else None."""
@@ -228,8 +229,11 @@ class Guard:
             answer["Access-Control-Allow-Headers"] = requested
         return Response(status_code=204, headers=answer)
 
-    def _sender(self, send: Send, origin: str | None) -> Send:
-        """`send` with the module doc's headers added to the response's start."""
+    def _sender(self, send: Send, origin: str | None, body: _Body) -> Send:
+        """`send` with the module doc's headers added to the response's start, and
+        `Connection: close` when the request's body was not read to its end (a refusal): the
+        server then reads no more of it, where it would otherwise read the rest to keep the
+        connection (a 300 MiB body refused at its first MiB is not read to the end)."""
         csp = self.csp
 
         async def sending(message: Message) -> None:
@@ -250,6 +254,8 @@ class Guard:
                         (b"access-control-expose-headers", EXPOSED.encode()),
                         (b"vary", b"Origin"),
                     ]
+                if not body.done:
+                    extra.append((b"connection", b"close"))
                 raw += [(name, value) for name, value in extra if name not in present]
                 message = {**message, "headers": raw}
             await send(message)
@@ -268,6 +274,26 @@ def _headers(scope: Scope) -> dict[str, str]:
 def _is_json(headers: dict[str, str]) -> bool:
     media = headers.get("content-type", "").split(";", 1)[0].strip().casefold()
     return media == "application/json"
+
+
+class _Body:
+    """The request's `receive`, noting whether its body was read to the end."""
+
+    def __init__(self, receive: Receive, expected: bool) -> None:
+        self._receive = receive
+        self.done = not expected
+
+    async def receive(self) -> Message:
+        message = await self._receive()
+        if message["type"] == "http.request" and not message.get("more_body", False):
+            self.done = True
+        return message
+
+
+def _has_body(headers: dict[str, str]) -> bool:
+    """Whether the request comes with a body (a length above 0, or chunks)."""
+    length = headers.get("content-length", "").strip()
+    return "transfer-encoding" in headers or (length != "" and length != "0")
 
 
 def _is_preflight(scope: Scope, headers: dict[str, str]) -> bool:

@@ -53,11 +53,21 @@ def browser() -> Iterator[Browser]:
 
 @pytest.fixture
 def page(browser: Browser) -> Iterator[Page]:
-    """A fresh page (its own context: no cookies carried between tests)."""
+    """A fresh page (its own context: no cookies carried between tests). Anything the pages'
+    Content-Security-Policy refused (an inline style or script, a request elsewhere) fails
+    the test: the policy must never break a page."""
     context = browser.new_context(viewport={"width": 1280, "height": 900})
     opened = context.new_page()
+    refused: list[str] = []
+    opened.on(
+        "console",
+        lambda message: (
+            refused.append(message.text) if "Content Security Policy" in message.text else None
+        ),
+    )
     yield opened
     context.close()
+    assert not refused, f"the page's Content-Security-Policy refused: {refused}"
 
 
 def _free_port() -> int:

@@ -27,7 +27,8 @@ Decisions where SPEC §11 is silent:
   what its first reply starts from, so a player may build before playing.
 - A character save replaces the card stored under the same normalised name
   (`gmtags.state.saves.save_card`).
-- A body over the proxy's `max_body` is 413, like a completion's.
+- A body over the proxy's `max_body` is 413, like a completion's, refused before more of it is
+  read; a body that is not strict JSON (`gmtags.server.bodies`) is 400.
 """
 
 from __future__ import annotations
@@ -43,8 +44,8 @@ from starlette.routing import BaseRoute, Route
 
 from gmtags.builder.build import BuildResult, build_character
 from gmtags.errors import AnswersError, Problem, RulesetError, SnapshotError
-from gmtags.jsonfile import JsonTextError, loads
 from gmtags.ruleset.model import Ruleset
+from gmtags.server.bodies import BodyError, read_json_body
 from gmtags.server.chats import MAX_CHAT_ID, ChatBook
 from gmtags.server.config import ServerConfig
 from gmtags.server.errors import json_response
@@ -68,16 +69,14 @@ class BadRequest(Exception):
 
 
 async def read_body(request: Request, limit: int) -> dict[str, Any]:
-    """The request's JSON object (strict JSON), or `BadRequest`."""
-    raw = await request.body()
-    if len(raw) > limit:
-        raise BadRequest(413, f"the body is over {limit} bytes")
+    """The request's JSON object (strict JSON, read no further than `limit` bytes: a larger
+    body is refused before more of it is read), or `BadRequest`."""
     try:
-        data = loads(raw.decode("utf-8"))
-    except UnicodeDecodeError:
-        raise BadRequest(400, "the body is not UTF-8", [Problem("(body)", "not UTF-8")]) from None
-    except JsonTextError as error:
-        raise BadRequest(400, "the body is not JSON", [Problem("(body)", str(error))]) from None
+        data = await read_json_body(request, limit)
+    except BodyError as error:
+        what = "too large" if error.status == 413 else "not strict JSON"
+        problem = Problem("(body)", error.message)
+        raise BadRequest(error.status, f"the body is {what}", [problem]) from None
     if not isinstance(data, dict):
         raise BadRequest(400, "the body is a JSON object", [Problem("(root)", "not an object")])
     return data
