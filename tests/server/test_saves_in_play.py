@@ -22,6 +22,7 @@ from gmtags.server.chats import ChatBook
 from gmtags.server.demo_upstream import ScriptedUpstream
 from gmtags.state.saves import save_card, save_party_sheet
 from gmtags.state.snapshot import Snapshot
+from tests.postgres import PostgresServer
 from tests.server.conftest import Proxy
 from tests.server.test_chats import AFTER, LATER, START, SYSTEM, gm, user
 
@@ -30,9 +31,14 @@ ILSE_HURT = {"abilities": {"nerve": 1}}
 CHAT = "c"
 
 
-@pytest.fixture
-def book(tmp_path: Path) -> Iterator[ChatBook]:
-    with HistoryStore(tmp_path / "h.sqlite3") as store:
+@pytest.fixture(params=["sqlite", "postgresql"])
+def book(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[ChatBook]:
+    """A chat book over an empty store on each database (`tests/postgres.py`)."""
+    where = str(tmp_path / "h.sqlite3")
+    if request.param == "postgresql":
+        server: PostgresServer = request.getfixturevalue("postgres")
+        where = server.create_database()
+    with HistoryStore(where) as store:
         yield ChatBook(store, START)
 
 
