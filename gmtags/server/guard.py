@@ -68,7 +68,12 @@ CSP = (
 
 def origin_problem(origin: str) -> str | None:
     """Why `origin` cannot be an `--allow-origin` value, or None: `scheme://host[:port]`."""
-    parts = urlsplit(origin)
+    try:
+        parts = urlsplit(origin)
+    except ValueError:  # an unclosed IPv6 bracket
+        return "is not a URL"
+    if not origin.isascii() or not origin.isprintable() or " " in origin:
+        return "must be written in ASCII with no spaces (a browser sends a name in punycode)"
     if parts.scheme not in ("http", "https") or not parts.hostname:
         return "must be an origin such as http://127.0.0.1:8000 (scheme, host and port)"
     if parts.path not in ("", "/") or parts.query or parts.fragment or parts.username:
@@ -81,8 +86,12 @@ def origin_problem(origin: str) -> str | None:
 
 
 def normal_origin(origin: str) -> str:
-    """`origin` as a browser sends it: lower case, no trailing slash, no default port."""
-    parts = urlsplit(origin.strip())
+    """`origin` as a browser sends it: lower case, no trailing slash, no default port (text
+    that is no URL is kept as it is, and matches no origin)."""
+    try:
+        parts = urlsplit(origin.strip())
+    except ValueError:
+        return origin
     scheme = parts.scheme.casefold()
     return f"{scheme}://{_netloc(scheme, parts.netloc)}"
 

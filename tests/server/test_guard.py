@@ -41,7 +41,7 @@ def _chats(proxy: Proxy) -> list[Any]:
     return found
 
 
-def _post(proxy: Proxy, path: str, body: Any, **headers: str) -> httpx.Response:
+def _post(proxy: Proxy, path: str, body: Any, **headers: str | bytes) -> httpx.Response:
     data = body if isinstance(body, bytes) else json.dumps(body).encode()
     return httpx.post(f"{proxy.server.url}{path}", content=data, headers=headers, timeout=20)
 
@@ -108,8 +108,21 @@ class TestHost:
 class TestOrigin:
     """A change sent by another web site is refused before anything is read."""
 
-    @pytest.mark.parametrize("origin", [EVIL, "null", "http://127.0.0.1:9999", "file://"])
-    def test_a_foreign_origin_cannot_call_the_proxy(self, served: Proxy, origin: str) -> None:
+    @pytest.mark.parametrize(
+        "origin",
+        [
+            EVIL,
+            "null",
+            "http://127.0.0.1:9999",
+            "file://",
+            "http://[abc",
+            "http://a b",
+            "é".encode(),
+        ],
+    )
+    def test_a_foreign_origin_cannot_call_the_proxy(
+        self, served: Proxy, origin: str | bytes
+    ) -> None:
         """The player's upstream key is never spent by another page (a port of the same host
         is another origin too)."""
         response = _post(served, "/v1/chat/completions", COMPLETION, Origin=origin)
