@@ -6,6 +6,7 @@ stored nothing and reached no upstream.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import socket
 from collections.abc import Callable
@@ -13,10 +14,12 @@ from typing import Any
 
 import httpx
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from gmtags.server.auth import needs_token
 from gmtags.server.cli import serve_command
-from gmtags.server.guard import Policy, host_name, normal_origin
+from gmtags.server.guard import Guard, Policy, host_name, normal_origin
 from tests.conftest import invoke
 from tests.server.conftest import Proxy
 
@@ -315,3 +318,51 @@ class TestLoopback:
     def test_origins_are_compared_as_browsers_send_them(self) -> None:
         assert normal_origin("HTTP://127.0.0.1:80/") == "http://127.0.0.1"
         assert normal_origin("https://ST.example:443") == "https://st.example"
+
+
+class TestAnyHeaders:
+    """No header value makes the guard fail: it passes the request on or refuses it."""
+
+    @settings(max_examples=300, deadline=None)
+    @given(
+        method=st.sampled_from(["GET", "POST", "OPTIONS", "PUT", "DELETE"]),
+        path=st.sampled_from(["/v1/chat/completions", "/gmtags/api/builder/save", "/healthz"]),
+        values=st.dictionaries(
+            st.sampled_from(
+                [
+                    "host",
+                    "origin",
+                    "sec-fetch-site",
+                    "content-type",
+                    "content-length",
+                    "transfer-encoding",
+                    "access-control-request-method",
+                    "access-control-request-headers",
+                ]
+            ),
+            st.binary(max_size=60),
+        ),
+    )
+    def test_the_guard_never_fails(self, method: str, path: str, values: dict[str, bytes]) -> None:
+        statuses: list[int] = []
+
+        async def app(scope: Any, receive: Any, send: Any) -> None:
+            await send({"type": "http.response.start", "status": 200, "headers": []})
+            await send({"type": "http.response.body", "body": b"ok"})
+
+        async def receive() -> dict[str, Any]:
+            return {"type": "http.request", "body": b"", "more_body": False}
+
+        async def send(message: dict[str, Any]) -> None:
+            if message["type"] == "http.response.start":
+                statuses.append(message["status"])
+
+        scope = {
+            "type": "http",
+            "method": method,
+            "path": path,
+            "headers": [(name.encode(), value) for name, value in values.items()],
+        }
+        guard = Guard(app, Policy(allow_origins=(EXTENSION,)))
+        asyncio.run(guard(scope, receive, send))
+        assert statuses and statuses[0] in (200, 204, 403, 415, 421)
