@@ -111,6 +111,13 @@ class StreamProcessor:
         return self._window.end - self._view.needed
 
     @property
+    def snapshot(self) -> Snapshot:
+        """The snapshot after the tags decided so far: every tag whose receipt (card, or
+        hidden place) `feed` or `close` has returned, and no other. A caller that stops
+        before `close` (the player hung up) keeps the game as far as the text it showed."""
+        return self._snapshot
+
+    @property
     def result(self) -> ProcessResult:
         """The same `ProcessResult` that `process()` gives for the whole response."""
         if self._result is None:

@@ -546,6 +546,36 @@ class TestHoldingBack:
         assert processor.feed("\r\nNext") == "Next"
 
 
+class TestSnapshotSoFar:
+    TEXT = (
+        'Ada runs. [sheet: op="spend" pool="hp" amount="3" who="Ada"] The bell\n'
+        '[clock: name="Alarm" tick="1"] rings [clock: name="Gate" size="4"] on [clock: bad\n'
+    )
+
+    def test_it_holds_the_commands_whose_receipts_were_returned(self) -> None:
+        """After each piece, `snapshot` holds exactly the commands whose receipts `feed` has
+        returned so far (a tag still held back is not applied), however the text is cut;
+        after `close` it is the result's."""
+        from gmtags.history.fingerprint import receipts_in
+
+        text = self.TEXT
+        whole = process(text, torches(), start(), seed=5)
+        after = [start()] + [
+            process(text[: placed.end], torches(), start(), seed=5).snapshot
+            for placed in whole.placed
+        ]
+        assert len(after) == 5 and all(after[i] != after[i + 1] for i in range(3))
+        cuttings = [[a, b] for a in range(len(text) + 1) for b in (a + 1, a + 9)]
+        for cuts in [*cuttings, list(range(len(text)))]:
+            processor = StreamProcessor(torches(), start(), 5)
+            out = ""
+            for a, b in itertools.pairwise([0, *sorted(set(cuts)), len(text)]):
+                out += processor.feed(text[a:b])
+                assert processor.snapshot == after[len(receipts_in(out))]
+            out += processor.close()
+            assert out == whole.text and processor.snapshot == whole.snapshot
+
+
 WHITESPACE_RUNS = st.sampled_from([" ", "  ", "\t", " \t", "\t ", "\u3000", "\u00a0 ", "\r", "\n"])
 PLAIN_WORDS = ["Ada", "runs", "é", "🎲", "x.", "\u2028", "\x85"]
 PLAIN = st.lists(st.one_of(st.sampled_from(PLAIN_WORDS), WHITESPACE_RUNS), max_size=20).map("".join)
