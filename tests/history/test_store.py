@@ -89,6 +89,21 @@ class TestNodes:
         store.abandon(done)
         assert [node.id for node in store.nodes("c")] == [done.id]
 
+    def test_forget_chat_only_when_nothing_is_in_it(self, store: HistoryStore) -> None:
+        """A chat is forgotten only when it holds no node, finished or being made, and no page
+        save (a failed request's chat goes; one in use stays)."""
+        store.ensure_chat("c", START)
+        made = store.reserve("c", None, "turn", START)
+        assert not store.forget_chat("c")
+        store.abandon(made)
+        assert store.forget_chat("c") and not store.has_chat("c") and store.current("c") is None
+        store.ensure_chat("d", START)
+        store.complete(store.reserve("d", None, "turn", START), ONE, fingerprint("a"), current=True)
+        store.ensure_chat("e", START)
+        store.edit_current("e", lambda snapshot: ONE)
+        assert not store.forget_chat("d") and not store.forget_chat("e")
+        assert store.chats() == ["d", "e"]
+
     def test_exact_and_pieces(self, store: HistoryStore) -> None:
         """Nodes are found by their whole key, or as a possible last piece of a longer message
         by tail or short key, newest first, within a chat when one is named."""
