@@ -187,6 +187,24 @@ def scalar_problem(value: Any) -> str | None:
     return None
 
 
+def json_type(value: Any) -> str:
+    """What JSON calls the type of parsed `value`, for a message ("the answers are a JSON
+    object, not an array")."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, int | float):
+        return "a number"
+    if isinstance(value, str):
+        return "a string"
+    if isinstance(value, list | tuple):
+        return "an array"
+    if isinstance(value, dict):
+        return "an object"
+    return type(value).__name__
+
+
 Location = tuple[str | int, ...]
 """Where a value lies in JSON data: object keys and array indexes from the top."""
 

@@ -60,7 +60,7 @@ from pydantic.types import AllowInfNan
 from pydantic_core import PydanticCustomError
 
 from gmtags.errors import AnswersError, Problem, json_path
-from gmtags.jsonfile import JsonTextError, data_problem, dumps, loads
+from gmtags.jsonfile import JsonTextError, data_problem, dumps, json_type, loads
 
 BOUND = 1_000_000
 """The largest size of a whole number an answer holds (a score, dots, net steps)."""
@@ -160,7 +160,13 @@ _NOTHING = StepAnswer()
 
 
 def read_answers(data: Any) -> Answers:
-    """The answers in a parsed JSON value; `AnswersError` lists every problem at its path."""
+    """The answers in a parsed JSON value; `AnswersError` lists every problem at its path.
+
+    SPEC §1 and §8: a value of any JSON type is read or refused with `AnswersError`, never
+    `TypeError`; one that is no object at all is one problem at `(root)`."""
+    if not isinstance(data, dict):
+        message = f"the answers are a JSON object, not {json_type(data)}"
+        raise AnswersError([Problem("(root)", message)])
     problem = data_problem(data)
     if problem is not None:
         location, message = problem

@@ -51,10 +51,11 @@ from gmtags.builder.answers import Answers, read_answers
 from gmtags.builder.card import Layer, Writer, player_layer, settle
 from gmtags.builder.model import Builder
 from gmtags.builder.model.priced import RowsStep
-from gmtags.errors import Problem, RulesetError
+from gmtags.errors import AnswersError, Problem, RulesetError
+from gmtags.jsonfile import json_type
 from gmtags.ruleset.model import Ruleset
 from gmtags.sheet.values import SheetValues
-from gmtags.state.snapshot import CharacterCard
+from gmtags.state.snapshot import CharacterCard, card_problems
 
 MAX_BUILDS = 8
 """BUILDER §3.11: reads of the sheet as it is settle in at most this many builds."""
@@ -100,7 +101,17 @@ def build_character(
     and `AnswersError` (answers of the wrong shape).
 
     With `party`, the shared party sheet (`gamePartySheet`) `answers` build on `card`, the
-    `fromMembers` fields read from `members` (`gmtags.builder.party`)."""
+    `fromMembers` fields read from `members` (`gmtags.builder.party`).
+
+    SPEC §1: input of any JSON type raises nothing else. A `card` that is not one (a party
+    sheet with `party`) as a snapshot holds it, or `members` that are not an object of
+    cards, is refused with `AnswersError` at `card.<path>` or `members.<path>`, as the
+    answers are; the card's builder record is the builder's own and read as far as it has
+    the shape it writes (`gmtags.builder.card`)."""
+    card = _checked(card, party)
+    if members is not None and not isinstance(members, Mapping):
+        message = f"the members are a JSON object of cards, not {json_type(members)}"
+        raise AnswersError([Problem("members", message)])
     if not party:
         model = ruleset.sheet.builder_model
         if model is None:
@@ -115,6 +126,17 @@ def build_character(
     return res
 
 
+def _checked(card: Any, party: bool) -> dict[str, Any] | None:
+    """`card` as a dict, or `AnswersError` at each place it is not a card (a party sheet)."""
+    if card is None:
+        return None
+    data = dict(card) if isinstance(card, Mapping) else card
+    problems = card_problems(data, "card", party)
+    if problems:
+        raise AnswersError(problems)
+    return data
+
+
 def _build_card(
     ruleset: Ruleset,
     builder: Builder,
@@ -124,7 +146,10 @@ def _build_card(
 ) -> BuildResult:
     """`build_character` on a sheet whose every card starts with the fields `start` (the
     party's `fromMembers` fields: the blank build reads them too)."""
-    read = answers if isinstance(answers, Answers) else read_answers(dict(answers))
+    if isinstance(answers, Answers):
+        read = answers
+    else:  # SPEC §1: answers of any JSON type are read, or refused with AnswersError
+        read = read_answers(dict(answers) if isinstance(answers, Mapping) else answers)
     blank = party_sheet.as_card(None, start) or None
     read = described.resolve(read, card, partial(_blank, ruleset, builder, blank))
     if described.is_done(read, card):

@@ -79,14 +79,28 @@ class Layer:
     initialize step wrote at "Set", …)."""
 
 
+def _paths(kept: Any) -> dict[str, Any]:
+    """A record's `writes` or `under` as far as it holds values at `<section>.<id>` paths of
+    `SECTIONS`: the record is the builder's own, but it comes back in a card a player may
+    have edited, so anything else in it reads as never written (never a `TypeError`)."""
+    if not isinstance(kept, dict):
+        return {}
+    return {
+        path: value
+        for path, value in kept.items()
+        if isinstance(path, str) and split(path)[0] in SECTIONS and split(path)[1]
+    }
+
+
 def player_layer(card: Mapping[str, Any] | None) -> Layer:
     """Take `card` apart (module doc)."""
     data = copy.deepcopy(dict(card or {}))
     record = data.pop(RECORD, None)
     record = record if isinstance(record, dict) else {}
-    writes = dict(record.get("writes") or {})
-    under = dict(record.get("under") or {})
-    old_picks = [p for p in writes.pop("picks", None) or [] if isinstance(p, str)]
+    writes = _paths(record.get("writes"))
+    under = _paths(record.get("under"))
+    listed = record["writes"].get("picks") if isinstance(record.get("writes"), dict) else None
+    old_picks = [p for p in listed if isinstance(p, str)] if isinstance(listed, list) else []
     overrides: dict[str, Any] = {}
     for path, written in writes.items():
         now = read(data, path)

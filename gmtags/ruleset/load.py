@@ -125,12 +125,12 @@ def _parse(data: dict[str, Any]) -> tuple[Ruleset | None, list[Problem], frozens
 def read_validated(source: str | os.PathLike[str] | Mapping[str, Any]) -> Ruleset:
     """`load_ruleset` without reading the borrowed catalogs: how a lender is read, so that it
     never borrows in turn (`gmtags.ruleset.borrow`)."""
-    data = _read(source) if isinstance(source, (str, os.PathLike)) else dict(source)
-    if not isinstance(data, dict):
+    data: Any = _read(source) if isinstance(source, (str, os.PathLike)) else source
+    if not isinstance(data, Mapping):  # SPEC §1: bad input of any JSON type is a RulesetError
         raise RulesetError([Problem("(root)", "a ruleset must be a JSON object")])
-    data = strip_comments(data)
+    data = strip_comments(dict(data))
     problems: list[Problem] = []
-    if data.get("id") in _RESERVED_IDS:
+    if isinstance(data.get("id"), str) and data["id"] in _RESERVED_IDS:
         problems.append(Problem("id", f"'{data['id']}' is a reserved ruleset id"))
     ruleset, shapes, broken = _parse(data)
     problems += shapes

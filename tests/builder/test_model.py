@@ -299,6 +299,21 @@ class TestAllocateStep:
         groups[2]["base"] = -1
         assert refused(data) == [f"{at}.1.min", f"{at}.2.base"]
 
+    def test_a14_a_target_naming_nothing(self) -> None:
+        """A14: a target naming no key (`{}` or one whose key is null) is refused at its place,
+        once, never an `IndexError` while the other targets are checked for repeats."""
+        data = points()
+        at = steps_at(data, "attributes")
+        groups = step(data, "attributes")["groups"]
+        groups[1]["targets"][0] = {}
+        groups[2]["targets"][1] = {"ability": None}
+        groups[2]["targets"][2] = {}
+        assert refused(data) == [
+            f"{at}.groups.1.targets.0",
+            f"{at}.groups.2.targets.1",
+            f"{at}.groups.2.targets.2",
+        ]
+
     def test_a14_group_counts(self) -> None:
         """A14: 1–12 groups, 1–120 targets each."""
         data = points()

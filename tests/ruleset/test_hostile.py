@@ -2,21 +2,27 @@
 
 Issue 11: nesting thousands deep, integers of thousands of digits, `NaN` and
 `Infinity`, files over 256 KiB — through `load_ruleset` and `gmtags validate`.
+SPEC §1 and §8: a ruleset whose `id` (or any key) has the wrong JSON type raises
+`RulesetError` with its path, never `TypeError`, `KeyError` or `RecursionError`.
 """
 
 from __future__ import annotations
 
+import copy
 import json
 from pathlib import Path
 from typing import Any
 
 import pytest
 from click.testing import CliRunner
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from gmtags import RulesetError, load_ruleset
 from gmtags.cli import main
 from gmtags.errors import Problem
 from tests.conftest import FIXTURES, Hostile, hostile_files
+from tests.json_values import replaced_somewhere
 
 BASE_TEXT = (FIXTURES / "rulesets" / "clocks-default.json").read_text(encoding="utf-8")
 BASE: dict[str, Any] = json.loads(BASE_TEXT)
@@ -150,3 +156,76 @@ class TestValidateCommand:
         result = CliRunner().invoke(main, ["validate", str(file)])
         assert result.exit_code == 1
         assert "(file): the ruleset file is larger than 256 KiB" in result.stderr
+
+
+BUNDLED: dict[str, Any] = {
+    str(path.relative_to(FIXTURES / "rulesets")): json.loads(path.read_text(encoding="utf-8"))
+    for path in sorted((FIXTURES / "rulesets").rglob("*.json"))
+    if "invalid" not in path.parts
+}
+"""Every ruleset the fixtures hold that imports (the reference rulesets among them)."""
+
+
+class TestWrongTypes:
+    @pytest.mark.parametrize("value", [["x"], {"id": "x"}, 5, 2.5, True, None])
+    def test_an_id_of_the_wrong_type(self, value: Any) -> None:
+        """SPEC §8: "a ruleset whose `id` (or any key) has the wrong type raises `RulesetError`
+        with its path" (an id that is a list was a `TypeError`: unhashable)."""
+        with pytest.raises(RulesetError) as caught:
+            load_ruleset({**BASE, "id": value})
+        assert [problem.path for problem in caught.value.problems] == ["id"]
+
+    @pytest.mark.parametrize("key", sorted(BASE))
+    @pytest.mark.parametrize("value", [[1], {"x": 1}, 5, "x"])
+    def test_any_top_level_key_of_the_wrong_type(self, key: str, value: Any) -> None:
+        """Each top-level key given a value of another JSON type is refused at a path under it."""
+        if type(value) is type(BASE[key]):
+            return
+        with pytest.raises(RulesetError) as caught:
+            load_ruleset({**BASE, key: value})
+        assert any(problem.path.startswith(key) for problem in caught.value.problems)
+
+    @pytest.mark.parametrize("data", [[BASE], None, 5, True], ids=["list", "null", "int", "bool"])
+    def test_a_document_that_is_no_object(self, data: Any) -> None:
+        """A JSON value that is no object, handed over as data, is one problem at the root."""
+        with pytest.raises(RulesetError) as caught:
+            load_ruleset(data)
+        assert [str(p) for p in caught.value.problems] == [
+            "(root): a ruleset must be a JSON object"
+        ]
+
+    def test_an_item_tag_id_of_the_wrong_type(self) -> None:
+        """`items.tags` are kept as written (SCHEMA-NOTES §10 counts them only), so a tag whose
+        id is a list is no tag: what names it is refused there, never an unhashable `TypeError`
+        while `itemStat` is checked against the tags."""
+        data = copy.deepcopy(BUNDLED["sheets/satchel.json"])
+        data["items"]["tags"][0]["id"] = ["x"]
+        with pytest.raises(RulesetError) as caught:
+            load_ruleset(data)
+        assert [str(problem) for problem in caught.value.problems] == [
+            "sheet.derived.2.of.0.itemStat.tag: items declares no tag 'shot'",
+            "catalogs.0.entries.4.item.tags.0: names no tag 'shot'",
+            "catalogs.0.entries.5.item.tags.0: names no tag 'shot'",
+        ]
+
+    @pytest.mark.parametrize("value", [["x"], {"a": 1}, 5])
+    def test_validate_names_the_path(self, tmp_path: Path, value: Any) -> None:
+        """`gmtags validate` on a file whose `id` has the wrong type: exit 1, `id` named, no
+        traceback."""
+        file = tmp_path / "wrong.json"
+        file.write_text(json.dumps({**BASE, "id": value}), encoding="utf-8")
+        result = CliRunner().invoke(main, ["validate", str(file)])
+        assert result.exit_code == 1 and isinstance(result.exception, SystemExit)
+        assert "\n  id: " in result.stderr and "Traceback" not in result.output
+
+    @settings(max_examples=250, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+    @given(data=st.data(), name=st.sampled_from(sorted(BUNDLED)))
+    def test_any_value_anywhere_in_a_bundled_ruleset(self, data: st.DataObject, name: str) -> None:
+        """A bundled ruleset with the value at any key path replaced by any JSON value (or by
+        one of its own ids and numbers) imports or raises `RulesetError` with paths, nothing
+        else (SPEC §1: `load_ruleset` raises only `RulesetError` on bad input)."""
+        _, changed = data.draw(replaced_somewhere(BUNDLED[name]))
+        try:
+            load_ruleset(changed)
+        except RulesetError as error:
+            assert error.problems

@@ -496,7 +496,8 @@ class _Stages:
             saved["priorities"] = positions
         if bought:
             saved["bought"] = bought
-        previous = (self.state.previous.get("allocations") or {}).get(step.id) or {}
+        allocations = self.state.previous.get("allocations")
+        previous = allocations.get(step.id) if isinstance(allocations, dict) else None
         notes = previous.get("notes") if isinstance(previous, dict) else None
         keys = [target_key(t) for group in step.groups for t in group.targets]
         if isinstance(notes, dict):

@@ -402,6 +402,8 @@ class AllocateStep(StepBase):
         seen: set[str] = set()
         for group, item in enumerate(self.groups):
             for place, target in enumerate(item.targets):
+                if not given(target):
+                    continue  # no key: refused by the target's own rule
                 key = target_key(target)
                 if key in seen:
                     at = ("groups", group, "targets", place)
@@ -424,9 +426,14 @@ class AllocateStep(StepBase):
 
 
 def target_key(target: Target) -> str:
-    """A target's stable key, `kind/id` (`ability/strength`), as answers and ledgers name it."""
-    kind = given(target)[0]
-    return f"{kind}/{getattr(target, kind)}"
+    """A target's stable key, `kind/id` (`ability/strength`), as answers and ledgers name it.
+
+    A target naming no key (refused by its own rule, while the rules of the parts around it
+    still run) has the key `none/`, which no answer can name and no rule counts twice."""
+    kinds = given(target)
+    if not kinds:
+        return "none/"
+    return f"{kinds[0]}/{getattr(target, kinds[0])}"
 
 
 # ---------------------------------------------------------------------------

@@ -102,7 +102,11 @@ def ids(raw: Any, key: str) -> set[str] | None:
     entries = raw.get(key) if isinstance(raw, dict) else None
     if not isinstance(entries, list):
         return None
-    return {entry["id"] for entry in entries if isinstance(entry, dict) and "id" in entry}
+    return {
+        entry["id"]
+        for entry in entries
+        if isinstance(entry, dict) and isinstance(entry.get("id"), str)  # a raw list: any JSON
+    }
 
 
 def _check_item_stat(ref: RulesetValueRef, at: str, index: SheetIndex) -> list[Problem]:
