@@ -7,7 +7,10 @@ not errors about the file: it accepts `NaN`, `Infinity` and `-Infinity`, it
 raises `RecursionError` on deep nesting and `ValueError` on an integer past
 4300 digits, and reads `1e999` as infinity. `loads` refuses every one of them
 with the line and column where it is, as a `JsonTextError` that each loader
-(ruleset, snapshot, chat line) turns into its own error.
+(ruleset, snapshot, chat line) turns into its own error. It also refuses an
+object that holds one key twice (SPEC §8; `json` keeps the last silently,
+so an author's misspelt copy of a section would win unseen), and, asked to
+(`surrogates=False`), a string holding a lone UTF-16 surrogate half.
 
 `dumps` is the one writer: strict JSON (`allow_nan=False`), non-ASCII kept as
 it is, and a lone UTF-16 surrogate half written as the `\\uhhhh` escape JSON
@@ -54,6 +57,15 @@ _STRUCTURE = re.compile(rf'{_STRING}|["\[\]{{}}]')
 # A string, or a number or literal outside strings (used only to place an error).
 _TOKEN = re.compile(rf'{_STRING}|"|(NaN|-?Infinity|-?[0-9]+(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?)')
 _SURROGATE = re.compile(r"[\ud800-\udfff]")
+# A string that is an object's key (a colon follows it) or any other string, or a bracket;
+# a quote that opens no complete string ends the scan, as in `_STRUCTURE`.
+_KEYED = re.compile(rf'({_STRING})[ \t\n\r]*(:)?|[\[\]{{}}"]')
+# Every escape in JSON text (outside strings valid JSON has no backslash), and whether the
+# text may hold an escaped surrogate half at all (a quick test before the exact one).
+_ESCAPE = re.compile(r"\\(?:u([0-9a-fA-F]{4})|.)", re.DOTALL)
+_MAYBE_ESCAPED_SURROGATE = re.compile(r"\\u[dD][89a-fA-F]")
+
+LONE_SURROGATE = "a lone UTF-16 surrogate half is not text (a string holds one)"
 
 
 class JsonTextError(GmtagsError):
@@ -74,6 +86,18 @@ class _Refused(Exception):
         super().__init__(message)
         self.token = token
         self.message = message
+
+
+class _Repeated(Exception):
+    """Raised by the object hook: an object holds a key twice (where is found afterwards)."""
+
+
+def _object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """The decoder's object hook: the object, unless a key repeats (`_Repeated`)."""
+    found = dict(pairs)
+    if len(found) != len(pairs):
+        raise _Repeated
+    return found
 
 
 def _constant(token: str) -> Any:
@@ -97,7 +121,10 @@ def _float(token: str) -> float:
     return value
 
 
-_DECODER = json.JSONDecoder(parse_int=_integer, parse_float=_float, parse_constant=_constant)
+_DECODER = json.JSONDecoder(
+    parse_int=_integer, parse_float=_float, parse_constant=_constant, object_pairs_hook=_object
+)
+_LAST_KEY_WINS = json.JSONDecoder(parse_int=_integer, parse_float=_float, parse_constant=_constant)
 
 
 def _too_deep(text: str) -> int | None:
@@ -130,24 +157,107 @@ def _place(text: str, token: str) -> int:
     return 0
 
 
-def loads(text: str) -> Any:
+def spelt(key: str) -> str:
+    """A key as JSON spells it, cut to a length a message can hold."""
+    quoted = json.dumps(key if len(key) <= 60 else f"{key[:57]}...", ensure_ascii=False)
+    return _SURROGATE.sub(_escape_surrogate, quoted)
+
+
+def _repeated(text: str) -> tuple[str, int] | None:
+    """The first key that repeats within its object, and where its second time starts.
+
+    Read only once the decoder has found a repeat (so the text is JSON up to it): one pass
+    over the strings and brackets, each object's keys compared as the decoder reads them
+    (`"a"` and `"\\u0061"` are one key)."""
+    objects: list[set[str] | None] = []
+    for match in _KEYED.finditer(text):
+        start = match.start()
+        char = text[start]
+        if char in "{[":
+            objects.append(set() if char == "{" else None)
+        elif char in "]}":
+            if objects:
+                objects.pop()
+        elif match.group(1) is None:
+            return None  # an unclosed string: the decoder would not have got here
+        elif match.group(2) is not None and objects and objects[-1] is not None:
+            key = json.decoder.scanstring(text, start + 1)[0]  # type: ignore[attr-defined]
+            if key in objects[-1]:
+                return key, start
+            objects[-1].add(key)
+    return None
+
+
+def lone_surrogate(text: str) -> int | None:
+    """Where JSON text first holds a lone UTF-16 surrogate half in a string, or None.
+
+    Both spellings: the character itself (a Python text can hold one) and its escape
+    (`"\\ud800"`), an escape being lone unless a high half (`\\ud800`–`\\udbff`) is
+    followed at once by a low one (`\\udc00`–`\\udfff`), which together are one character.
+    Text with neither is passed over at the speed of a search in C."""
+    found: int | None = None
+    if not text.isascii():
+        raw = _SURROGATE.search(text)
+        found = raw.start() if raw is not None else None
+    if "\\u" not in text or not _MAYBE_ESCAPED_SURROGATE.search(text):
+        return found
+    high_end = -1  # where the escape of a high half not yet paired ends
+    high_at = -1
+    for match in _ESCAPE.finditer(text):
+        if found is not None and match.start() > found:
+            break
+        unit = int(match.group(1), 16) if match.group(1) else -1
+        if 0xDC00 <= unit <= 0xDFFF and match.start() == high_end:
+            high_end = -1  # a pair: one character
+            continue
+        if high_end != -1:
+            return high_at  # the high half before this escape stood alone
+        if 0xD800 <= unit <= 0xDBFF:
+            high_at, high_end = match.start(), match.end()
+        elif 0xDC00 <= unit <= 0xDFFF:
+            return match.start()
+    return high_at if high_end != -1 else found
+
+
+def loads(text: str, *, surrogates: bool = True, duplicates: bool = False) -> Any:
     """Parse strict JSON text; `JsonTextError` (with line and column) for anything else.
 
     Refused: what `json` calls invalid, nesting deeper than `DEPTH`, `NaN` and
-    `±Infinity`, integers longer than `INTEGER_DIGITS` digits, and numbers too
-    large for a float.
+    `±Infinity`, integers longer than `INTEGER_DIGITS` digits, numbers too
+    large for a float, and an object holding the same key twice (SPEC §8;
+    keys compare as decoded, so `"a"` and `"\\u0061"` are the same key).
+
+    `surrogates=False` also refuses a string holding a lone UTF-16 surrogate
+    half (`"\\ud800"`, escaped or not), which is no text: what request bodies
+    (SPEC §8), ruleset files and answers files are read with. The default keeps
+    them, as `dumps` writes them back, because SPEC §8 says "a chat that
+    already holds such text (from an older version or a file) still works":
+    SillyTavern's chat files and the states gmtags wrote from them may hold one.
+
+    `duplicates=True` reads a repeated key as `json` does (the last one wins):
+    what a chat file's lines are read with, for the same reason (a chat file
+    from elsewhere with a repeated key still works, and is written back
+    byte for byte: `gmtags.transcript`).
     """
     deep = _too_deep(text)
     if deep is not None:
         raise JsonTextError(f"nested deeper than {DEPTH} arrays and objects", text, deep)
     try:
-        return _DECODER.decode(text)
+        value = (_LAST_KEY_WINS if duplicates else _DECODER).decode(text)
     except json.JSONDecodeError as error:
         raise JsonTextError(f"not valid JSON: {error.msg}", text, error.pos) from None
     except _Refused as refused:
         raise JsonTextError(refused.message, text, _place(text, refused.token)) from None
+    except _Repeated:
+        key, at = _repeated(text) or ("?", 0)
+        raise JsonTextError(f"the key {spelt(key)} is repeated in one object", text, at) from None
     except RecursionError:  # only when called already deep in the stack
         raise JsonTextError(f"nested deeper than {DEPTH} arrays and objects", text, 0) from None
+    if not surrogates:
+        lone = lone_surrogate(text)
+        if lone is not None:
+            raise JsonTextError(LONE_SURROGATE, text, lone)
+    return value
 
 
 def _escape_surrogate(match: re.Match[str]) -> str:
@@ -178,12 +288,22 @@ _COMPACT = json.JSONEncoder(ensure_ascii=False, allow_nan=False, separators=(","
 _SPACED = json.JSONEncoder(ensure_ascii=False, allow_nan=False).encode
 
 
-def scalar_problem(value: Any) -> str | None:
-    """Why a parsed JSON scalar could not have come from a strict file, or None."""
+def text_problem(value: str) -> str | None:
+    """Why a string (a value or a key) is no text, or None: a lone UTF-16 surrogate half."""
+    if value.isascii() or not _SURROGATE.search(value):
+        return None
+    return LONE_SURROGATE
+
+
+def scalar_problem(value: Any, *, surrogates: bool = True) -> str | None:
+    """Why a parsed JSON scalar could not have come from a strict file, or None
+    (`surrogates=False`: nor from one read with `loads(text, surrogates=False)`)."""
     if isinstance(value, float) and not math.isfinite(value):
         return f"{value} is not allowed (a gmtags file is strict JSON)"
     if isinstance(value, int) and not isinstance(value, bool) and abs(value) >= _BIGGEST:
         return f"an integer of more than {INTEGER_DIGITS} digits is too long"
+    if not surrogates and isinstance(value, str):
+        return text_problem(value)
     return None
 
 
@@ -216,11 +336,13 @@ def _children(value: Any) -> Iterator[tuple[str | int, Any]]:
         yield from enumerate(value)
 
 
-def data_problem(value: Any) -> tuple[Location, str] | None:
+def data_problem(value: Any, *, surrogates: bool = True) -> tuple[Location, str] | None:
     """The first place in JSON data that a strict file could not hold, and why; None if none.
 
     The walk keeps its own stack, so nesting of any depth is reported, never
     a `RecursionError`; a key that is not a string is refused as JSON has none.
+    `surrogates=False` holds the data to `loads(text, surrogates=False)`: a key or
+    a string holding a lone UTF-16 surrogate half is refused too.
     """
     stack: list[tuple[Location, Any]] = [((), value)]
     while stack:
@@ -232,9 +354,11 @@ def data_problem(value: Any) -> tuple[Location, str] | None:
             for key, child in reversed(children):
                 if isinstance(item, dict) and not isinstance(key, str):
                     return location, f"the key {key!r} is not a string"
+                if not surrogates and isinstance(key, str) and text_problem(key):
+                    return location, f"the key {spelt(key)}: {LONE_SURROGATE}"
                 stack.append(((*location, key), child))
         else:
-            problem = scalar_problem(item)
+            problem = scalar_problem(item, surrogates=surrogates)
             if problem is not None:
                 return location, problem
     return None

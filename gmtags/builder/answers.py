@@ -23,8 +23,16 @@ every problem with its path (`steps.scores.rolls.str.faces.2`); an answer
 naming nothing the ruleset has (an unknown step, entry or ability) is the
 right shape and is reported by the builder as a value (`res.problems`),
 never raised. Files are strict JSON (`gmtags.jsonfile`): nesting past 100
-levels, `NaN`/`Infinity` and integers of more than 21 digits are refused at
-their line and column.
+levels, `NaN`/`Infinity`, integers of more than 21 digits, a key repeated in
+one object and a lone UTF-16 surrogate half (`"\\ud800"`) are refused at
+their line and column; answers handed over as an object are held to the same
+rules at their JSON path.
+
+Decision (SPEC §8 names the lone surrogate; it leaves which readers refuse it):
+answers refuse one, as request bodies and ruleset files do. Answers are what a
+player typed into a builder or a script wrote, never text carried over from an
+older chat, so nothing that worked before needs one; a chat file or a state
+(`gmtags.transcript`, `gmtags.state`) keeps reading them.
 
 Decisions where SPEC §10 is silent:
 - Unknown keys are refused everywhere (a misspelt `pick` would otherwise be
@@ -167,7 +175,7 @@ def read_answers(data: Any) -> Answers:
     if not isinstance(data, dict):
         message = f"the answers are a JSON object, not {json_type(data)}"
         raise AnswersError([Problem("(root)", message)])
-    problem = data_problem(data)
+    problem = data_problem(data, surrogates=False)
     if problem is not None:
         location, message = problem
         raise AnswersError([Problem(json_path(location), message)])
@@ -190,7 +198,7 @@ def load_answers(source: str | os.PathLike[str] | dict[str, Any]) -> Answers:
     except UnicodeDecodeError as error:
         raise AnswersError([Problem("(file)", f"not UTF-8 text at byte {error.start}")]) from None
     try:
-        data = loads(text)
+        data = loads(text, surrogates=False)
     except JsonTextError as error:
         raise AnswersError([Problem("(file)", str(error))]) from None
     return read_answers(data)

@@ -9,7 +9,15 @@ from typing import Any
 from pydantic import ValidationError
 
 from gmtags.errors import Problem, RulesetError, json_path
-from gmtags.jsonfile import DEPTH, JsonTextError, loads, scalar_problem
+from gmtags.jsonfile import (
+    DEPTH,
+    LONE_SURROGATE,
+    JsonTextError,
+    loads,
+    scalar_problem,
+    spelt,
+    text_problem,
+)
 from gmtags.ruleset.borrow import borrow_catalogs
 from gmtags.ruleset.model import Ruleset
 from gmtags.ruleset.validate import validate
@@ -40,11 +48,14 @@ def _strip(
             if not isinstance(key, str):
                 problems.append(Problem(json_path(path), f"the key {key!r} is not a string"))
                 continue
+            if text_problem(key) is not None:
+                problems.append(Problem(json_path(path), f"the key {spelt(key)}: {LONE_SURROGATE}"))
+                continue
             kept[key] = _strip(item, (*path, key), problems)
         return kept
     if isinstance(value, list):
         return [_strip(item, (*path, index), problems) for index, item in enumerate(value)]
-    problem = scalar_problem(value)
+    problem = scalar_problem(value, surrogates=False)
     if problem is not None:
         problems.append(Problem(json_path(path), problem))
     return value
@@ -55,7 +66,8 @@ def strip_comments(value: Any, *, root: bool = True) -> Any:
 
     Issue 11: JSON data that no strict file could hold (nesting deeper than
     `gmtags.jsonfile.DEPTH`, `NaN` or infinite numbers, integers of more
-    than 21 digits) raises `RulesetError` naming each place, never `RecursionError`.
+    than 21 digits, a key or a string holding a lone UTF-16 surrogate half: `_read`)
+    raises `RulesetError` naming each place, never `RecursionError`.
     """
     problems: list[Problem] = []
     stripped = _strip(value, (), problems, root)
@@ -65,7 +77,14 @@ def strip_comments(value: Any, *, root: bool = True) -> Any:
 
 
 def _read(source: str | os.PathLike[str]) -> Any:
-    """A ruleset file's JSON: at most 256 KiB, UTF-8, strict JSON (`gmtags.jsonfile.loads`)."""
+    """A ruleset file's JSON: at most 256 KiB, UTF-8, strict JSON (`gmtags.jsonfile.loads`).
+
+    Decision (SPEC §8 names the lone surrogate and the repeated key; it leaves which
+    readers refuse the first): a ruleset refuses both, read with `surrogates=False`. An
+    author's file never needs a lone UTF-16 surrogate half (it is no character, and would
+    reach every prompt), and a key written twice would otherwise let the second copy of a
+    section win unseen. Only chat files and states keep reading lone halves (SPEC §8: "a
+    chat that already holds such text … still works")."""
     with open(source, "rb") as handle:
         raw = handle.read(FILE_BYTES + 1)
     if len(raw) > FILE_BYTES:
@@ -75,7 +94,7 @@ def _read(source: str | os.PathLike[str]) -> Any:
     except UnicodeDecodeError as error:
         raise RulesetError([Problem("(file)", f"not UTF-8 text at byte {error.start}")]) from None
     try:
-        return loads(text)
+        return loads(text, surrogates=False)
     except JsonTextError as error:
         raise RulesetError([Problem("(file)", str(error))]) from None
 

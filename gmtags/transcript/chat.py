@@ -229,10 +229,13 @@ def _parse_line(path: str, number: int, text: str) -> dict[str, Any]:
 
     Issue 11: a line is strict JSON (`gmtags.jsonfile.loads`), so nesting past
     100 levels, `NaN`/`Infinity` and integers of more than 21 digits are
-    refused with their column, never a `RecursionError` or `ValueError`.
+    refused with their column, never a `RecursionError` or `ValueError`. A
+    repeated key (the last one counts, as SillyTavern's `JSON.parse` reads it)
+    and a lone UTF-16 surrogate half are read: SPEC §8, "a chat that already
+    holds such text (from an older version or a file) still works".
     """
     try:
-        data = loads(text)
+        data = loads(text, duplicates=True)
     except JsonTextError as error:
         raise TranscriptError(path, f"{error.message}, column {error.column}", number) from None
     if not isinstance(data, dict):

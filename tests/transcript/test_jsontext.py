@@ -9,7 +9,7 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from gmtags.jsonfile import loads
+from gmtags import jsonfile
 from gmtags.transcript.jsontext import Edit, apply_all, dump, rewrite, splice, splice_all
 from gmtags.transcript.jsontext import Path as JsonPath
 
@@ -27,6 +27,11 @@ VALUES = st.recursive(
     max_leaves=12,
 )
 OBJECTS = st.dictionaries(KEYS, VALUES, max_size=5)
+
+
+def loads(text: str) -> Any:
+    """A chat line's text read as `gmtags.transcript.chat` reads it (a repeated key kept)."""
+    return jsonfile.loads(text, duplicates=True)
 
 
 @st.composite
