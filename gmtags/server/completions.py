@@ -19,21 +19,32 @@ instructions are added where the client's prompt format allows
   (A worker thread would not do: the thread holds the GIL, and every other
   request then waits for it at each step.)
 
-Only choice 0 is rewritten, so a request asking for several choices (`n` > 1)
-is refused with an OpenAI-style error object, streaming or not, like every
-other request the proxy cannot serve; a history store that fails while the
-request is placed (a PostgreSQL database gone away) gets one too, status 503,
-with nothing forwarded. Every response carries `X-Gmtags-Chat`
-with the chat the request was placed in (or the one it named).
+The body is read as SPEC §8 says (`gmtags.server.bodies`: no further than
+`--max-body`, UTF-8, strict JSON with no lone surrogate), and so is the
+`X-Gmtags-Chat` header (UTF-8), before anything is placed. Only choice 0 is
+rewritten, so a request asking for several choices (`n` > 1) is refused with
+an OpenAI-style error object, streaming or not, like every other request the
+proxy cannot serve; a history store that fails while the request is placed
+(a PostgreSQL database gone away) gets one too, status 503, with nothing
+forwarded. Every response carries `X-Gmtags-Chat` with the chat the request
+was placed in (or the one it named; `reply_header` says how a name that is
+not ASCII goes).
 
-A reply's node is completed once the reply is whole, and also when the caller
-hangs up mid-stream (the receipts it was sent are in the message it keeps);
-it is completed before the stream's last bytes go out, so a caller that has
-read the whole stream always finds it stored. A reply the upstream failed or
-broke off is not recorded: its reserved node is abandoned. A store that fails
-while a reply is recorded is logged and told: a stream ends with an
-OpenAI-style error in place of `[DONE]` (the narration has gone out, but the
-chat's history does not hold it), and a whole reply becomes a 503.
+A request that fails leaves no chat and no node (SPEC §8): the upstream's
+error status, an upstream that cannot be reached or answers in the wrong
+shape (`gmtags.server.upstream`), or a caller gone before the first byte
+abandons the reserved node, and the chat with it when nothing else is in it
+(`ChatBook.abandon`). A reply's node is completed once the reply is whole,
+before the stream's last bytes go out, so a caller that has read the whole
+stream always finds it stored. A caller that hangs up mid-stream leaves a
+node holding exactly the text it was sent and the snapshot as of the last
+receipt in it (`_Stream`): a tag the processor still held back is never
+applied, so the next request, carrying the partial reply as the caller kept
+it, anchors on that node. A stream the upstream broke off is not recorded.
+A store that fails while a reply is recorded is logged and told: a stream
+ends with an OpenAI-style error in place of `[DONE]` (the narration has gone
+out, but the chat's history does not hold it), and a whole reply becomes a
+503.
 """
 
 from __future__ import annotations
@@ -41,24 +52,26 @@ from __future__ import annotations
 import asyncio
 import json
 import sqlite3
-from collections.abc import AsyncIterator, Callable, Mapping
+from collections.abc import AsyncGenerator, AsyncIterator, Callable, Mapping
 from typing import Any
 
 import httpx
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import Response, StreamingResponse
+from starlette.types import Message, Receive, Scope, Send
 
 from gmtags.history.fingerprint import Fingerprint, fingerprint, iter_receipts, of_receipts
 from gmtags.history.records import HistoryError
 from gmtags.history.store import Node
 from gmtags.log import get_logger
 from gmtags.prompt import Instructions, gm_instructions
-from gmtags.server.chats import CHAT_HEADER, MAX_CHAT_ID, ChatBook, Turn, chat_header
+from gmtags.server.bodies import BodyError, header_text, read_json_body
+from gmtags.server.chats import CHAT_HEADER, MAX_CHAT_ID, ChatBook, Turn
 from gmtags.server.config import ServerConfig
 from gmtags.server.errors import error_body, error_response, json_response
 from gmtags.server.messages import with_instructions
 from gmtags.server.sse import DONE, event, sse_data, sse_lines
-from gmtags.server.upstream import Upstream, UpstreamError, failure
+from gmtags.server.upstream import Upstream, UpstreamError, UpstreamStream, failure, wrong_shape
 from gmtags.state.snapshot import Snapshot
 from gmtags.stream import StreamProcessor
 from gmtags.text import mend_surrogates
@@ -73,55 +86,52 @@ PREPARED = 256
 """Snapshots whose GM instructions are kept made ahead (a few kB each)."""
 
 
-class BadRequest(Exception):
-    """A request the proxy refuses: its status and message."""
-
-    def __init__(self, status: int, message: str) -> None:
-        super().__init__(message)
-        self.status = status
-        self.message = message
-
-
 async def read_body(request: Request, limit: int) -> dict[str, Any]:
-    """The request's JSON object, read no further than `limit` bytes, checked for what the
-    proxy can serve."""
-    declared = request.headers.get("content-length")
-    if declared is not None and declared.isdigit() and int(declared) > limit:
-        raise BadRequest(413, f"the request is larger than {limit} bytes")
-    chunks: list[bytes] = []
-    size = 0
-    async for chunk in request.stream():
-        size += len(chunk)
-        if size > limit:
-            raise BadRequest(413, f"the request is larger than {limit} bytes")
-        chunks.append(chunk)
-    try:
-        body = json.loads(b"".join(chunks))
-    except RecursionError:
-        raise BadRequest(400, "the request body is nested too deeply") from None
-    except ValueError:
-        raise BadRequest(400, "the request body is not JSON") from None
+    """The request's JSON object (`read_json_body`: limited, strict), checked for what the
+    proxy can serve; `BodyError` when it is refused."""
+    body = await read_json_body(request, limit)
     if not isinstance(body, dict):
-        raise BadRequest(400, "the request body must be a JSON object")
+        raise BodyError(400, "the request body must be a JSON object")
     messages = body.get("messages")
     if not isinstance(messages, list) or not messages:
-        raise BadRequest(400, "messages must be a non-empty list")
+        raise BodyError(400, "messages must be a non-empty list")
     if not all(isinstance(message, dict) for message in messages):
-        raise BadRequest(400, "every message must be an object")
+        raise BodyError(400, "every message must be an object")
     n = body.get("n")
     if n is not None and n != 1:
-        raise BadRequest(
+        raise BodyError(
             400, "gmtags rules one reply per request: n must be 1 (turn off multiple swipes)"
         )
     return body
 
 
 def named_chat(request: Request) -> str | None:
-    """The chat `X-Gmtags-Chat` names, or None."""
-    named = request.headers.get(CHAT_HEADER, "").strip()
+    """The chat `X-Gmtags-Chat` names (read as UTF-8), or None."""
+    named = (header_text(request.headers, CHAT_HEADER) or "").strip()
     if len(named) > MAX_CHAT_ID:
-        raise BadRequest(400, f"{CHAT_HEADER} is longer than {MAX_CHAT_ID} characters")
+        raise BodyError(400, f"{CHAT_HEADER} is longer than {MAX_CHAT_ID} characters")
     return named or None
+
+
+def reply_header(chat_id: str | None) -> dict[str, str]:
+    """The `X-Gmtags-Chat` response header naming `chat_id`.
+
+    Decision: a chat id that is not ASCII goes as its UTF-8 bytes, the bytes a
+    client sent in its own `X-Gmtags-Chat` (HTTP carries such bytes as opaque
+    field text; httpx, and so the openai client, reads them back as UTF-8),
+    so a client that echoes the header names the same chat. Percent-encoding
+    would make `%C3%89lise` a different chat from `Élise` when echoed; an id
+    holding a control character cannot be a header at all and goes without.
+    """
+    if not chat_id:
+        return {}
+    try:
+        raw = chat_id.encode("utf-8")
+    except UnicodeEncodeError:
+        return {}
+    if any(byte < 0x20 or byte == 0x7F for byte in raw):
+        return {}
+    return {CHAT_HEADER: raw.decode("latin-1")}  # Starlette writes header text as latin-1
 
 
 async def _feed(feed: Callable[[str], str], text: str) -> str:
@@ -181,9 +191,9 @@ class Completions:
         try:
             named = named_chat(request)
             body = await read_body(request, self.config.max_body)
-        except BadRequest as error:
+        except BodyError as error:
             return error_response(
-                error.status, error.message, "invalid_request_error", headers=chat_header(named)
+                error.status, error.message, "invalid_request_error", headers=reply_header(named)
             )
         try:
             turn = self.book.begin(named, body["messages"])
@@ -191,40 +201,35 @@ class Completions:
             self.log.error("store-failed", error=str(error))
             return error_response(
                 503, f"gmtags could not place the request: {error}", "server_error",
-                headers=chat_header(named),
+                headers=reply_header(named),
             )  # fmt: skip
-        headers = chat_header(turn.chat_id)
-        instructions = self.instructions(turn)
-        messages = with_instructions(
-            body["messages"], instructions, merge=self.config.merge_instructions
-        )
-        forwarded = {**body, "messages": messages}
+        headers = reply_header(turn.chat_id)
         log = self.log.bind(chat=turn.chat_id, node=turn.node.id, kind=turn.kind)
-        anchor = None if turn.anchor is None else turn.anchor.id
-        log.info("request", stream=bool(body.get("stream")), anchor=anchor)
         try:
+            instructions = self.instructions(turn)
+            messages = with_instructions(
+                body["messages"], instructions, merge=self.config.merge_instructions
+            )
+            forwarded = {**body, "messages": messages}
+            anchor = None if turn.anchor is None else turn.anchor.id
+            log.info("request", stream=bool(body.get("stream")), anchor=anchor)
             if body.get("stream") is True:
                 upstream = await self.upstream.stream(forwarded, request.headers)
-                return StreamingResponse(
-                    self._relay(upstream, turn, log),
-                    media_type="text/event-stream",
-                    headers=headers,
-                )
+                return _RelayResponse(_Stream(self, upstream, turn, log), headers)
             reply = await self.upstream.complete(forwarded, request.headers)
         except UpstreamError as error:
             self._abandon(turn, log)
             log.warning("upstream-error", status=error.status)
             return json_response(error.body, error.status, headers)
-        try:
-            rewritten = await self._rewrite(reply, turn, log)
-        except STORE_FAILURES as error:
-            log.error("store-failed", error=str(error))
-            return json_response(_unstored(error), 503, headers)
-        return json_response(rewritten, 200, headers)
+        except BaseException:
+            self._abandon(turn, log)  # the server is stopping (or a bug): nothing is made
+            raise
+        return await self._whole(reply, turn, request, headers, log)
 
     def _abandon(self, turn: Turn, log: Any) -> None:
-        """Forget a reply that was never made; a failing store is logged (the reply is lost
-        either way, and the reserved node matches nothing)."""
+        """Forget a reply that was never made, and its chat when the request made it (SPEC
+        §8); a failing store is logged (the reply is lost either way, and the reserved node
+        matches nothing)."""
         try:
             self.book.abandon(turn)
         except STORE_FAILURES as error:
@@ -235,14 +240,13 @@ class Completions:
             self.config.ruleset, turn.before, turn.seed, display=self.config.display
         )
 
-    async def _rewrite(self, reply: Any, turn: Turn, log: Any) -> Any:
-        """A non-streaming reply with choice 0's content processed whole."""
-        try:
-            message = reply["choices"][0]["message"]
-        except (KeyError, IndexError, TypeError):
-            self._abandon(turn, log)
-            return reply
-        content = message.get("content") if isinstance(message, dict) else None
+    async def _whole(
+        self, reply: Any, turn: Turn, request: Request, headers: Mapping[str, str], log: Any
+    ) -> Response:
+        """A non-streaming reply (`Upstream.complete` checked it has `choices[0].message`)
+        with choice 0's content processed whole, and stored unless the caller has gone."""
+        message = reply["choices"][0]["message"]
+        content = message.get("content")
         text = mend_surrogates(content) if isinstance(content, str) else ""
         processor = self._processor(turn)  # equal to process() for any chunking
         shown = await _feed(processor.feed, text) + processor.close()
@@ -250,79 +254,17 @@ class Completions:
         print_ = await _fingerprint(shown)
         if isinstance(content, str):
             message["content"] = shown
-        self.book.finish(turn, shown, result.snapshot, print_)
-        log.info("reply", receipts=len(result.receipts))
-        return reply
-
-    async def _relay(self, upstream: httpx.Response, turn: Turn, log: Any) -> AsyncIterator[bytes]:
-        """The upstream's SSE stream with choice 0's content rewritten as it arrives."""
-        relay = _Relay(self._processor(turn))
-        last: dict[str, Any] = {}
-        broken = False
-        recorded: Node | None = None
-        unstored: Exception | None = None
-
-        def record(print_: Fingerprint | None = None) -> None:
-            """Record the reply, once: before the last bytes go out, so a caller that has read
-            the whole stream always finds the reply stored. A store that fails is logged and
-            kept, to be told to the caller in place of the stream's end."""
-            nonlocal recorded, unstored
-            if recorded is None and unstored is None:
-                result = relay.processor.result
-                try:
-                    recorded = self.book.finish(turn, relay.shown, result.snapshot, print_)
-                except STORE_FAILURES as error:
-                    unstored = error
-                    log.error("store-failed", error=str(error))
-                    return
-                log.info("reply", receipts=len(result.receipts))
-
-        async def finish() -> str:
-            tail = relay.close()
-            shown = relay.shown
-            record(await _fingerprint(shown))
-            return tail
-
-        events = sse_data(sse_lines(_body(upstream)))
+        if await request.is_disconnected():
+            self._abandon(turn, log)  # gone before the first byte: it never got the reply
+            log.info("caller-gone", sent=0)
+            return Response(status_code=499)
         try:
-            async for data in events:
-                if data.strip() == DONE:
-                    if tail := await finish():
-                        yield event(_tail(last, tail))
-                    if unstored is not None:
-                        yield event(_unstored(unstored))
-                        break
-                    yield event(DONE)
-                    await _drain(events)
-                    break
-                try:
-                    chunk = json.loads(data)
-                except (ValueError, RecursionError):
-                    continue
-                if isinstance(chunk, dict):
-                    last = chunk
-                    await relay.rewrite(chunk)
-                yield event(chunk)
-            else:
-                if tail := await finish():
-                    yield event(_tail(last, tail))
-                if unstored is not None:
-                    yield event(_unstored(unstored))
-        except httpx.HTTPError as error:
-            broken = True
-            failed = failure(error)
-            log.warning("upstream-broke", status=failed.status)
-            yield event(failed.body)
-        finally:
-            # A caller that hangs up cancels every later await: record before awaiting.
-            if broken and recorded is None:
-                self._abandon(turn, log)
-            elif recorded is None:
-                relay.close()
-                record()
-            await upstream.aclose()
-        if recorded is not None:  # the stream went out whole: the next turn starts here
-            self.prepare(recorded.after, relay.processor.result.snapshot)
+            self.book.finish(turn, shown, result.snapshot, print_)
+        except STORE_FAILURES as error:
+            log.error("store-failed", error=str(error))
+            return json_response(_unstored(error), 503, headers)
+        log.info("reply", receipts=len(result.receipts))
+        return json_response(reply, 200, headers)
 
 
 STORE_FAILURES = (HistoryError, sqlite3.Error)
@@ -333,6 +275,168 @@ def _unstored(error: Exception) -> dict[str, Any]:
     """The OpenAI-style error told when a reply was made but the store failed to keep it."""
     message = f"gmtags could not store the reply (it is not in the chat's history): {error}"
     return error_body(message, "server_error")
+
+
+class _Stream:
+    """One streamed reply: the upstream's events with choice 0's content rewritten as they
+    arrive, and how far the caller got.
+
+    An event counts as sent once the server asks for the next one (`_went_out`):
+    Starlette asks only after its `send` of the last one returned. Decision: an
+    event handed to `yield` whose send was cut short (the caller hung up and
+    the response task was cancelled meanwhile) does not count, and neither does
+    one yielded once the server has said the caller is gone (`gone`: its send
+    is then swallowed, and the task may run on through buffered events before
+    its cancellation lands). What no server tells is an event written to a
+    connection the caller closed a moment before; that one counts. When the
+    stream stops short, `settle` stores what counted (and the snapshot as of
+    it) or, when none of the reply's text went out, nothing.
+    """
+
+    def __init__(self, owner: Completions, upstream: UpstreamStream, turn: Turn, log: Any) -> None:
+        self.owner = owner
+        self.upstream = upstream
+        self.turn = turn
+        self.log = log
+        self.relay = _Relay(owner._processor(turn))
+        self.sent = 0
+        """How many of the relay's parts went out to the caller."""
+        self.sent_after = turn.before
+        """The snapshot as of those parts (the commands whose receipts went out)."""
+        self.recorded: Node | None = None
+        self.unstored: Exception | None = None
+        self.failed = False
+        """The upstream broke or sent no reply: nothing is stored."""
+        self.gone = False
+        """The server said the caller hung up (`_RelayResponse`)."""
+        self.settled = False
+        self.body: AsyncGenerator[bytes, None] = self.events()
+
+    def _went_out(self) -> bool:
+        """The server asked for the next event: the last one went out, unless the caller is
+        gone (then False, and the stream stops)."""
+        if self.gone:
+            return False
+        self.sent = len(self.relay.parts)
+        self.sent_after = self.relay.processor.snapshot
+        return True
+
+    def record(self, text: str, after: Snapshot, print_: Fingerprint | None = None) -> bool:
+        """Record the reply, once (True when this call did). A store that fails is logged and
+        kept, to be told to the caller in place of the stream's end."""
+        if self.recorded is not None or self.unstored is not None:
+            return False
+        try:
+            self.recorded = self.owner.book.finish(self.turn, text, after, print_)
+        except STORE_FAILURES as error:
+            self.unstored = error
+            self.log.error("store-failed", error=str(error))
+            return False
+        return True
+
+    async def events(self) -> AsyncGenerator[bytes, None]:
+        """The stream sent to the caller. The whole reply is recorded before its last bytes go
+        out, so a caller that has read the whole stream always finds it stored."""
+        relay = self.relay
+        last: dict[str, Any] = {}
+        seen = done = False
+        events = sse_data(sse_lines(self.upstream.chunks))
+        try:
+            async for data in events:
+                if data.strip() == DONE:
+                    done = True
+                    break
+                try:
+                    chunk = json.loads(data)
+                except (ValueError, RecursionError):
+                    continue
+                if isinstance(chunk, dict):
+                    seen = True
+                    last = chunk
+                    await relay.rewrite(chunk)
+                yield event(chunk)
+                if not self._went_out():
+                    return
+        except httpx.HTTPError as error:
+            self.failed = True
+            failed = failure(error)
+            self.log.warning("upstream-broke", status=failed.status)
+            yield event(failed.body)
+            return
+        if not seen:
+            self.failed = True
+            self.log.warning("upstream-empty")
+            yield event(wrong_shape("the upstream's stream held no reply").body)
+            return
+        tail = relay.close()
+        result = relay.processor.result
+        if self.record(relay.shown, result.snapshot, await _fingerprint(relay.shown)):
+            self.log.info("reply", receipts=len(result.receipts))
+        if tail:
+            yield event(_tail(last, tail))
+            if not self._went_out():
+                return
+        if self.unstored is not None:
+            yield event(_unstored(self.unstored))
+            return
+        if done:
+            yield event(DONE)
+            await _drain(events)
+        if self.recorded is not None:  # the stream went out whole: the next turn starts here
+            self.owner.prepare(self.recorded.after, relay.processor.result.snapshot)
+
+    def settle(self) -> None:
+        """However the stream ended, once: a reply not recorded whole is recorded as far as
+        the caller got it (SPEC §8: the next request, carrying the partial reply as the
+        caller kept it, anchors on it), or abandoned when the upstream failed or none of
+        its text went out (the caller gone before the first byte)."""
+        if self.settled:
+            return
+        self.settled = True
+        if self.recorded is not None or self.unstored is not None:
+            return
+        text = "".join(self.relay.parts[: self.sent])
+        if self.failed or not text.strip():
+            self.owner._abandon(self.turn, self.log)
+            if not self.failed:
+                self.log.info("caller-gone", sent=0)
+            return
+        if self.record(text, self.sent_after):
+            assert self.recorded is not None
+            receipts = len(self.recorded.fingerprint.receipts)
+            self.log.info("caller-gone", sent=len(text), receipts=receipts)
+
+    async def end(self) -> None:
+        """After the response, however it went: settle (before any await, which a cancelled
+        caller would cut short), then close the stream and the upstream."""
+        self.settle()
+        try:
+            await self.body.aclose()
+        finally:
+            await self.upstream.aclose()
+
+
+class _RelayResponse(StreamingResponse):
+    """The caller's SSE response, which ends its `_Stream` when it ends, even one whose body
+    never started (a caller gone before the first event)."""
+
+    def __init__(self, stream: _Stream, headers: Mapping[str, str]) -> None:
+        super().__init__(stream.body, media_type="text/event-stream", headers=headers)
+        self.stream = stream
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        async def listening() -> Message:
+            message = await receive()
+            if message["type"] == "http.disconnect":
+                self.stream.gone = True
+            return message
+
+        try:
+            await super().__call__(scope, listening, send)
+        except ClientDisconnect:
+            pass  # an ASGI 2.4 server's way of saying the caller hung up: settled below
+        finally:
+            await self.stream.end()
 
 
 class _Relay:
@@ -403,14 +507,6 @@ async def _drain(events: AsyncIterator[str]) -> None:
                 pass
     except (TimeoutError, httpx.HTTPError):
         pass  # the caller has its whole reply; the connection is closed instead
-
-
-def _body(upstream: httpx.Response) -> AsyncIterator[bytes]:
-    """The upstream stream's bytes as they arrive, decompressed only when it was compressed
-    (httpx's decoding layers cost a little on every chunk)."""
-    if upstream.headers.get("content-encoding", "identity").strip().lower() == "identity":
-        return upstream.aiter_raw()
-    return upstream.aiter_bytes()
 
 
 def _tail(last: Mapping[str, Any], text: str) -> dict[str, Any]:
