@@ -60,20 +60,18 @@ from typing import Any, Literal
 from gmtags.history.database import ChangeProbe, Connection, Database, open_database
 from gmtags.history.fingerprint import Fingerprint
 from gmtags.history.forms import snapshot_form
-from gmtags.jsonfile import dumps
 from gmtags.history.parts import Split, assemble, manifest, part_ids, read_manifest, split
 from gmtags.history.records import HistoryError
 from gmtags.history.schema import FULL, PARTS, migrate
 from gmtags.history.seeds import derive_node_seed
 from gmtags.history.snapshots import SnapshotTable
+from gmtags.jsonfile import dumps
 from gmtags.state.snapshot import Snapshot
 
 NodeKind = Literal["turn", "continue", "aside"]
 """What a node's request was: a player's turn, a continuation, or anything else (background)."""
 
-_NODE_COLUMNS = (
-    "id, chat_id, parent, kind, seed, before, after, receipts, text, created, saves"
-)
+_NODE_COLUMNS = "id, chat_id, parent, kind, seed, before, after, receipts, text, created, saves"
 
 
 @dataclass(frozen=True, slots=True)
