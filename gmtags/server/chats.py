@@ -60,10 +60,24 @@ MAX_CHAT_ID = 200
 
 
 def chat_header(chat_id: str | None) -> dict[str, str]:
-    """The `X-Gmtags-Chat` response header naming `chat_id` (none when it cannot be a header)."""
-    if not chat_id or not chat_id.isascii() or not chat_id.isprintable():
+    """The `X-Gmtags-Chat` response header naming `chat_id`.
+
+    Decision: a chat id that is not ASCII goes as its UTF-8 bytes, the bytes a
+    client sent in its own `X-Gmtags-Chat` (HTTP carries such bytes as opaque
+    field text; httpx, and so the openai client, reads them back as UTF-8),
+    so a client that echoes the header names the same chat. Percent-encoding
+    would make `%C3%89lise` a different chat from `Élise` when echoed; an id
+    holding a control character cannot be a header at all and goes without.
+    """
+    if not chat_id:
         return {}
-    return {CHAT_HEADER: chat_id}
+    try:
+        raw = chat_id.encode("utf-8")
+    except UnicodeEncodeError:
+        return {}
+    if any(byte < 0x20 or byte == 0x7F for byte in raw):
+        return {}
+    return {CHAT_HEADER: raw.decode("latin-1")}  # Starlette writes header text as latin-1
 
 
 def new_chat_id() -> str:

@@ -27,7 +27,7 @@ an OpenAI-style error object, streaming or not, like every other request the
 proxy cannot serve; a history store that fails while the request is placed
 (a PostgreSQL database gone away) gets one too, status 503, with nothing
 forwarded. Every response carries `X-Gmtags-Chat` with the chat the request
-was placed in (or the one it named; `reply_header` says how a name that is
+was placed in (or the one it named; `chats.chat_header` says how a name that is
 not ASCII goes).
 
 A request that fails leaves no chat and no node (SPEC §8): the upstream's
@@ -66,7 +66,7 @@ from gmtags.history.store import Node
 from gmtags.log import get_logger
 from gmtags.prompt import Instructions, gm_instructions
 from gmtags.server.bodies import BodyError, header_text, read_json_body
-from gmtags.server.chats import CHAT_HEADER, MAX_CHAT_ID, ChatBook, Turn
+from gmtags.server.chats import CHAT_HEADER, MAX_CHAT_ID, ChatBook, Turn, chat_header
 from gmtags.server.config import ServerConfig
 from gmtags.server.errors import error_body, error_response, json_response
 from gmtags.server.messages import with_instructions
@@ -111,27 +111,6 @@ def named_chat(request: Request) -> str | None:
     if len(named) > MAX_CHAT_ID:
         raise BodyError(400, f"{CHAT_HEADER} is longer than {MAX_CHAT_ID} characters")
     return named or None
-
-
-def reply_header(chat_id: str | None) -> dict[str, str]:
-    """The `X-Gmtags-Chat` response header naming `chat_id`.
-
-    Decision: a chat id that is not ASCII goes as its UTF-8 bytes, the bytes a
-    client sent in its own `X-Gmtags-Chat` (HTTP carries such bytes as opaque
-    field text; httpx, and so the openai client, reads them back as UTF-8),
-    so a client that echoes the header names the same chat. Percent-encoding
-    would make `%C3%89lise` a different chat from `Élise` when echoed; an id
-    holding a control character cannot be a header at all and goes without.
-    """
-    if not chat_id:
-        return {}
-    try:
-        raw = chat_id.encode("utf-8")
-    except UnicodeEncodeError:
-        return {}
-    if any(byte < 0x20 or byte == 0x7F for byte in raw):
-        return {}
-    return {CHAT_HEADER: raw.decode("latin-1")}  # Starlette writes header text as latin-1
 
 
 async def _feed(feed: Callable[[str], str], text: str) -> str:
@@ -193,7 +172,7 @@ class Completions:
             body = await read_body(request, self.config.max_body)
         except BodyError as error:
             return error_response(
-                error.status, error.message, "invalid_request_error", headers=reply_header(named)
+                error.status, error.message, "invalid_request_error", headers=chat_header(named)
             )
         try:
             turn = self.book.begin(named, body["messages"])
@@ -201,9 +180,9 @@ class Completions:
             self.log.error("store-failed", error=str(error))
             return error_response(
                 503, f"gmtags could not place the request: {error}", "server_error",
-                headers=reply_header(named),
+                headers=chat_header(named),
             )  # fmt: skip
-        headers = reply_header(turn.chat_id)
+        headers = chat_header(turn.chat_id)
         log = self.log.bind(chat=turn.chat_id, node=turn.node.id, kind=turn.kind)
         try:
             instructions = self.instructions(turn)

@@ -124,6 +124,8 @@ class TestBegin:
 
 class TestChatHeader:
     def test_only_header_safe_ids(self) -> None:
-        """Only printable ASCII ids are echoed as a header."""
+        """An id goes back as its UTF-8 bytes (Starlette writes header text as latin-1), so a
+        client echoing it names the same chat; one with a control character goes without."""
         assert chat_header("camp-1") == {"X-Gmtags-Chat": "camp-1"}
-        assert chat_header("Élise") == {} and chat_header(None) == {}
+        assert chat_header("Élise") == {"X-Gmtags-Chat": "Élise".encode().decode("latin-1")}
+        assert chat_header("a\nb") == {} and chat_header(None) == {}
