@@ -64,7 +64,8 @@ from gmtags.builder.training import Slot, SlotResult, Tiers, Training, What
 from gmtags.errors import Problem
 from gmtags.ruleset.catalogs import Catalog, CatalogEntry, EntryChoice, RatingGrant
 from gmtags.ruleset.model import Ruleset
-from gmtags.sheet.values import SheetValues, read_value
+from gmtags.sheet.holds import value_problem
+from gmtags.sheet.values import SheetValues
 from gmtags.state.snapshot import CharacterCard
 
 if TYPE_CHECKING:
@@ -471,7 +472,7 @@ class State:
             shape = shapes.get(name)
             if name not in step.fields or shape is None:
                 self.problem(f"steps.{step.id}.fields.{name}", "not a field of this step")
-            elif read_value(shape, value) != value:
+            elif value_problem(shape, value) is not None:  # what a save refuses (SPEC §11)
                 self.problem(f"steps.{step.id}.fields.{name}", f"does not fit field '{name}'")
             else:
                 self.writer.write(f"fields.{name}", value)

@@ -24,7 +24,8 @@ Decisions where the sources are silent:
   untouched) and a page tells it from a pick's row (which carries `_catalog`).
 - An answered row is a row as Add a row made it and then edited: the cells it gives replace
   the new row's defaults. A cell of a column the step does not edit, or a value that does not
-  fit its column, is a problem (`res.problems`) and is not written.
+  fit its column (one a save refuses: `gmtags.sheet.holds.value_problem`), is a problem
+  (`res.problems`) and is not written.
 - Rows past `max` (after the clamp to `maxItems`) are kept in the answers, inactive, and not
   written; the step's rows alone count against `max`.
 - `countFrom` is read on the finished sheet (as a catalog step's, BUILDER §2.2), when the
@@ -44,7 +45,7 @@ from typing import TYPE_CHECKING, Any
 from gmtags.builder import priced_rows
 from gmtags.builder.model.priced import RowsStep
 from gmtags.ruleset.sheet.lists import SheetList
-from gmtags.sheet.values import read_value
+from gmtags.sheet.holds import value_problem
 
 if TYPE_CHECKING:
     from gmtags.builder.steps import Entry, State
@@ -131,9 +132,7 @@ def _cells(state: State, step: RowsStep, shape: SheetList, n: int, answered: Row
         column = shape.column(key)
         if column is None or key not in edited:
             state.problem(at, f"not a column this step edits in list '{step.list}'")
-        elif read_value(column, value) != value or isinstance(value, bool) != (
-            column.type == "boolean"
-        ):
+        elif value_problem(column, value) is not None:  # what a save refuses (SPEC §11)
             state.problem(at, f"does not fit column '{key}'")
         else:
             row[key] = value
