@@ -22,9 +22,10 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
 from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
 from starlette.requests import Request
-from starlette.responses import JSONResponse, PlainTextResponse, Response
+from starlette.responses import HTMLResponse, JSONResponse, PlainTextResponse, Response
 from starlette.routing import Route
 
 from gmtags.history.store import HistoryStore
@@ -37,6 +38,7 @@ from gmtags.server.completions import Completions
 from gmtags.server.config import ServerConfig
 from gmtags.server.errors import error_response
 from gmtags.server.guard import Guard, Policy
+from gmtags.server.pages.state_html import not_found_page
 from gmtags.server.upstream import Upstream, UpstreamError
 from gmtags.server.watch import StoreWatcher
 
@@ -102,11 +104,26 @@ def create_app(config: ServerConfig) -> Starlette:
             await upstream.aclose()
             store.close()
 
+    async def no_route(request: Request, exc: Exception) -> Response:
+        """A path or method no route serves: an error object (a page for a browser)."""
+        status = exc.status_code if isinstance(exc, HTTPException) else 404
+        if (
+            status == 404
+            and request.method == "GET"
+            and "text/html" in request.headers.get("accept", "")
+        ):
+            return HTMLResponse(not_found_page("No such page."), status_code=404)
+        message = "no such route" if status == 404 else f"the answer is {status}"
+        if status == 405:
+            message = f"{request.method} is not served at {request.url.path}"
+        return error_response(status, message, "invalid_request_error")
+
     app = Starlette(
+        exception_handlers={HTTPException: no_route},
         routes=[
             Route("/v1/chat/completions", completions.handle, methods=["POST"]),
             Route("/v1/models", models, methods=["GET"]),
-            Route("/gmtags/chats/{chat:str}/state", state, methods=["GET"]),
+            Route("/gmtags/chats/{chat:path}/state", state, methods=["GET"]),
             Route("/healthz", healthz, methods=["GET"]),
             *pages.routes(config, book),
         ],

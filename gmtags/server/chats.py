@@ -32,6 +32,7 @@ a page save may replace, is read again once the chat is held).
 
 from __future__ import annotations
 
+import unicodedata
 import uuid
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
@@ -78,6 +79,17 @@ def chat_header(chat_id: str | None) -> dict[str, str]:
     if any(byte < 0x20 or byte == 0x7F for byte in raw):
         return {}
     return {CHAT_HEADER: raw.decode("latin-1")}  # Starlette writes header text as latin-1
+
+
+def chat_id_problem(chat_id: str) -> str | None:
+    """Why `chat_id` cannot name a chat, or None: 1 to `MAX_CHAT_ID` characters, none of them a
+    control character (an id goes in URLs and headers; a newline would make a chat no route
+    can reach)."""
+    if not chat_id or len(chat_id) > MAX_CHAT_ID:
+        return f"must be 1 to {MAX_CHAT_ID} characters"
+    if any(unicodedata.category(char) == "Cc" for char in chat_id):
+        return "must hold no control characters"
+    return None
 
 
 def new_chat_id() -> str:

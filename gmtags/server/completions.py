@@ -66,7 +66,7 @@ from gmtags.history.store import Node
 from gmtags.log import get_logger
 from gmtags.prompt import Instructions, gm_instructions
 from gmtags.server.bodies import BodyError, header_text, read_json_body
-from gmtags.server.chats import CHAT_HEADER, MAX_CHAT_ID, ChatBook, Turn, chat_header
+from gmtags.server.chats import CHAT_HEADER, ChatBook, Turn, chat_header, chat_id_problem
 from gmtags.server.config import ServerConfig
 from gmtags.server.errors import error_body, error_response, json_response
 from gmtags.server.messages import with_instructions
@@ -95,8 +95,11 @@ async def read_body(request: Request, limit: int) -> dict[str, Any]:
     messages = body.get("messages")
     if not isinstance(messages, list) or not messages:
         raise BodyError(400, "messages must be a non-empty list")
-    if not all(isinstance(message, dict) for message in messages):
-        raise BodyError(400, "every message must be an object")
+    for index, message in enumerate(messages):
+        if not isinstance(message, dict):
+            raise BodyError(400, f"messages[{index}] must be an object")
+        if not isinstance(message.get("role"), str):
+            raise BodyError(400, f"messages[{index}].role must be text (system, user, assistant)")
     n = body.get("n")
     if n is not None and n != 1:
         raise BodyError(
@@ -108,8 +111,9 @@ async def read_body(request: Request, limit: int) -> dict[str, Any]:
 def named_chat(request: Request) -> str | None:
     """The chat `X-Gmtags-Chat` names (read as UTF-8), or None."""
     named = (header_text(request.headers, CHAT_HEADER) or "").strip()
-    if len(named) > MAX_CHAT_ID:
-        raise BodyError(400, f"{CHAT_HEADER} is longer than {MAX_CHAT_ID} characters")
+    problem = chat_id_problem(named) if named else None
+    if problem is not None:
+        raise BodyError(400, f"{CHAT_HEADER} {problem}")
     return named or None
 
 

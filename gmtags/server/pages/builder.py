@@ -46,7 +46,7 @@ from gmtags.builder.build import BuildResult, build_character
 from gmtags.errors import AnswersError, Problem, RulesetError, SnapshotError
 from gmtags.ruleset.model import Ruleset
 from gmtags.server.bodies import BodyError, read_json_body
-from gmtags.server.chats import MAX_CHAT_ID, ChatBook
+from gmtags.server.chats import MAX_CHAT_ID, ChatBook, chat_id_problem
 from gmtags.server.config import ServerConfig
 from gmtags.server.errors import json_response
 from gmtags.server.pages import builder_page
@@ -83,12 +83,13 @@ async def read_body(request: Request, limit: int) -> dict[str, Any]:
 
 
 def chat_of(data: Mapping[str, Any], required: bool) -> str | None:
-    """The body's `chat`: a non-empty text of at most `MAX_CHAT_ID` characters."""
+    """The body's `chat`: a chat id (`chat_id_problem`)."""
     chat = data.get("chat")
     if chat is None and not required:
         return None
-    if not isinstance(chat, str) or not chat or len(chat) > MAX_CHAT_ID:
-        message = f"a chat id, 1 to {MAX_CHAT_ID} characters"
+    problem = chat_id_problem(chat) if isinstance(chat, str) else "must be text"
+    if problem is not None:
+        message = f"a chat id {problem}"
         raise BadRequest(
             400,
             "no chat to save into" if chat is None else "bad chat id",
