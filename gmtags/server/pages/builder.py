@@ -50,6 +50,7 @@ from gmtags.server.chats import MAX_CHAT_ID, ChatBook, chat_id_problem
 from gmtags.server.config import ServerConfig
 from gmtags.server.errors import json_response
 from gmtags.server.pages import builder_page
+from gmtags.sheet.holds import card_problems_for, name_problems
 from gmtags.state.saves import StaleRevision, save_card, save_party_sheet
 from gmtags.state.snapshot import Snapshot, card_problems
 
@@ -182,7 +183,7 @@ def routes(config: ServerConfig, book: ChatBook) -> list[BaseRoute]:
             data = await read_body(request, config.max_body)
             chat = chat_of(data, required=True)
             assert chat is not None
-            change, save = _change(data)
+            change, save = _change(data, ruleset)
             try:
                 if book.current(chat) is None:
                     change(book.start)  # a refused save never makes the chat known
@@ -208,30 +209,39 @@ def routes(config: ServerConfig, book: ChatBook) -> list[BaseRoute]:
 
 
 def _change(
-    data: Mapping[str, Any],
+    data: Mapping[str, Any], ruleset: Ruleset
 ) -> tuple[Callable[[Snapshot], Snapshot], dict[str, Any]]:
     """What a save body asks to write: a change of the chat's current snapshot, and the save as
-    the store keeps it (carried onto the other replies of the chat: `ChatBook`)."""
+    the store keeps it (carried onto the other replies of the chat: `ChatBook`). A body
+    missing what a save needs is 400; a name or card the sheet cannot hold is 422 with every
+    problem and its path (`gmtags.sheet.holds`), checked before anything is stored."""
     if data.get("party") is True:
-        sheet = checked_card(data.get("sheet"), "sheet", party=True)
+        sheet = data.get("sheet")
         if sheet is None:
             raise BadRequest(400, "no party sheet to save", [Problem("sheet", "required")])
         revision = data.get("revision")
         if isinstance(revision, bool) or not isinstance(revision, int) or revision < 0:
             message = "the revision the sheet was opened on, a whole number ≥ 0"
             raise BadRequest(400, "no revision", [Problem("revision", message)])
-        save = {"party": True, "sheet": sheet}
-        return (lambda snapshot: save_party_sheet(snapshot, sheet, revision)), save
-    name = data.get("name")
-    if not isinstance(name, str) or not name.strip():
+        problems = card_problems_for(ruleset, sheet, party=True, where="sheet")
+        if problems:
+            raise BadRequest(422, "the party sheet holds what the sheet cannot", problems)
+        held = dict(sheet)
+        save = {"party": True, "sheet": held}
+        return (lambda snapshot: save_party_sheet(snapshot, held, revision)), save
+    name, card = data.get("name"), data.get("card")
+    if name is None:
         raise BadRequest(
             400, "no name to save the character as", [Problem("name", "a character name")]
         )
-    card = checked_card(data.get("card"), "card", party=False)
     if card is None:
         raise BadRequest(400, "no card to save", [Problem("card", "required")])
-    save = {"name": name.strip(), "card": card}
-    return (lambda snapshot: save_card(snapshot, name.strip(), card)), save
+    problems = name_problems(name) + card_problems_for(ruleset, card, where="card")
+    if problems:
+        raise BadRequest(422, "the character holds what the sheet cannot", problems)
+    named, held = str(name).strip(), dict(card)
+    save = {"name": named, "card": held}
+    return (lambda snapshot: save_card(snapshot, named, held)), save
 
 
 __all__ = ["routes"]

@@ -157,20 +157,67 @@ class TestSave:
         reply = five_e.post(SAVE, json={"chat": "c1", "name": "ilse", "card": {"fields": {}}})
         assert list(reply.json()["state"]["gameCharacterCards"]) == ["Ilse"]
 
-    def test_bad_saves_are_400_naming_the_place(self, five_e: TestClient) -> None:
-        """No chat, no name, a card that is not one: 400 at its place, nothing written."""
+    def test_bad_saves_are_refused_naming_the_place(self, five_e: TestClient) -> None:
+        """No chat, no name, no card: 400 at its place; a name or card the sheet cannot hold:
+        422 at its place; nothing written."""
         assert five_e.post(SAVE, json={"name": "A", "card": {}}).json()["problems"][0]["path"] == (
             "chat"
         )
+        reply = five_e.post(SAVE, json={"chat": "c2", "card": {}})
+        assert reply.status_code == 400 and reply.json()["problems"][0]["path"] == "name"
         reply = five_e.post(SAVE, json={"chat": "c2", "name": " ", "card": {}})
-        assert reply.json()["problems"][0]["path"] == "name"
+        assert reply.status_code == 422 and reply.json()["problems"][0]["path"] == "name"
         reply = five_e.post(SAVE, json={"chat": "c2", "name": "A", "card": {"abilities": 3}})
-        assert reply.status_code == 400
+        assert reply.status_code == 422
         assert reply.json()["problems"][0]["path"].startswith("card.abilities")
         reply = five_e.post(SAVE, json={"chat": "c2", "name": "!!!", "card": {}})
-        assert reply.status_code == 400
+        assert reply.status_code == 422
         assert reply.json()["problems"][0]["path"] == "name"
         assert five_e.get("/gmtags/chats/c2/state").status_code == 404
+
+    @pytest.mark.parametrize(
+        ("card", "path"),
+        [
+            ({"fields": {"hit_die": "hot"}}, "card.fields.hit_die"),
+            ({"fields": {"level": 10**15}}, "card.fields.level"),
+            ({"fields": {"level": -3}}, "card.fields.level"),
+            ({"fields": {"class": "x" * 81}}, "card.fields.class"),
+            ({"abilities": {"str": 31}}, "card.abilities.str"),
+            ({"fields": {"mood": "grim"}}, "card.fields.mood"),
+        ],
+    )
+    def test_a_value_the_sheet_cannot_hold_is_422(
+        self, five_e: TestClient, card: dict[str, Any], path: str
+    ) -> None:
+        """An enum value it does not offer, a number past its range, text past its length, a key
+        it does not declare: never stored."""
+        reply = five_e.post(SAVE, json={"chat": "c3", "name": "Ilse", "card": card})
+        assert reply.status_code == 422
+        assert [p["path"] for p in reply.json()["problems"]] == [path]
+        assert five_e.get("/gmtags/chats/c3/state").status_code == 404
+
+    @pytest.mark.parametrize("name", ["x" * 900_000, "x" * 101, "Ilse\x00", "Il\nse", ""])
+    def test_a_name_that_cannot_be_one_is_422(self, five_e: TestClient, name: str) -> None:
+        reply = five_e.post(SAVE, json={"chat": "c4", "name": name, "card": {}})
+        assert reply.status_code == 422
+        assert [p["path"] for p in reply.json()["problems"]] == ["name"]
+
+    def test_every_problem_at_once(self, five_e: TestClient) -> None:
+        card = {"fields": {"hit_die": "hot", "level": 99}, "abilities": {"str": 0}}
+        reply = five_e.post(SAVE, json={"chat": "c5", "name": "", "card": card})
+        paths = sorted(p["path"] for p in reply.json()["problems"])
+        assert paths == ["card.abilities.str", "card.fields.hit_die", "card.fields.level", "name"]
+
+    def test_a_name_of_100_characters_is_saved(self, five_e: TestClient) -> None:
+        reply = five_e.post(SAVE, json={"chat": "c6", "name": "x" * 100, "card": {}})
+        assert reply.status_code == 200
+
+    def test_a_party_sheet_the_sheet_cannot_hold_is_422(self, crew: TestClient) -> None:
+        sheet = {"fields": {"no_such_field": 1}, "abilities": {"str": 3}}
+        reply = crew.post(SAVE, json={"chat": "p2", "party": True, "sheet": sheet, "revision": 0})
+        assert reply.status_code == 422
+        paths = sorted(p["path"] for p in reply.json()["problems"])
+        assert paths == ["sheet.abilities", "sheet.fields.no_such_field"]
 
     def test_a_party_save_raises_the_revision(self, crew: TestClient) -> None:
         """A party save on the current revision writes the sheet and raises the revision."""
