@@ -253,7 +253,9 @@
 
   function problemText(out) {
     const problems = (out && out.problems) || [];
-    const head = (out && out.error) || "refused";
+    // The endpoints' own {error, problems}, or the guard's and token gate's {error: {message}}.
+    const error = out && out.error;
+    const head = (typeof error === "string" ? error : error && error.message) || "refused";
     return [head, ...problems.map((p) => p.path + ": " + p.message)].join("; ");
   }
 
