@@ -90,8 +90,10 @@ def failure(error: httpx.HTTPError) -> UpstreamError:
 
 
 def _json(content: bytes) -> Any:
-    """An upstream body's JSON value (bytes that are not UTF-8 read as U+FFFD); JsonTextError."""
-    return loads(content.decode("utf-8", "replace"))
+    """An upstream body's JSON value (bytes that are not UTF-8 read as U+FFFD); JsonTextError.
+    A key repeated in one object is read as JSON readers do (the last wins): it is the model
+    server's JSON, not something a player or page sent."""
+    return loads(content.decode("utf-8", "replace"), duplicates=True)
 
 
 def _error_object(content: bytes) -> dict[str, Any] | None:

@@ -381,6 +381,21 @@ class TestWrongShapes:
         assert said in response.json()["error"]["message"]
         assert_no_trace(proxy)
 
+    def test_a_whole_reply_with_a_repeated_key_is_read(
+        self, make_proxy: Callable[..., Proxy], serve: Callable[[Starlette], str]
+    ) -> None:
+        """The model server's JSON is read as JSON readers do (the last of a repeated key
+        wins): only what a player or page sends is held to strict JSON."""
+        body = (
+            b'{"id": "x", "id": "y", "object": "chat.completion", "choices": [{"index": 0,'
+            b' "message": {"role": "assistant", "content": "The gate holds."}}]}'
+        )
+        proxy = make_proxy(upstream_url=serve(canned(200, "application/json", body)))
+        response = post(proxy, {"model": MODEL, "messages": FIRST}, "d")
+        assert response.status_code == 200
+        assert response.json()["id"] == "y"
+        assert response.json()["choices"][0]["message"]["content"] == "The gate holds."
+
     def test_sse_under_another_type_still_streams(
         self, make_proxy: Callable[..., Proxy], serve: Callable[[Starlette], str]
     ) -> None:
