@@ -130,11 +130,12 @@ def build(
     except AnswersError as error:
         problems = [
             Problem(
-                p.path if p.path.startswith("members") else _under("answers", p.path), p.message
+                p.path if p.path.startswith(("members", "card")) else _under("answers", p.path),
+                p.message,
             )
             for p in error.problems
         ]
-        raise BadRequest(400, "the answers are invalid", problems) from None
+        raise BadRequest(400, "the answers or the card are invalid", problems) from None
     except RulesetError as error:
         what = "the party sheet" if party else "a character"
         raise BadRequest(400, f"the served ruleset cannot build {what}", error.problems) from None
