@@ -113,7 +113,7 @@ def create_app(config: ServerConfig) -> Starlette:
             and "text/html" in request.headers.get("accept", "")
         ):
             return HTMLResponse(not_found_page("No such page."), status_code=404)
-        message = "no such route" if status == 404 else f"the answer is {status}"
+        message = "no such route" if status == 404 else f"the request is refused ({status})"
         if status == 405:
             message = f"{request.method} is not served at {request.url.path}"
         return error_response(status, message, "invalid_request_error")

@@ -124,15 +124,6 @@ class Turn:
         return self.node.kind
 
 
-@dataclass(frozen=True, slots=True)
-class _Carried:
-    """A snapshot with the page saves carried onto it, and whether any was (else it is the
-    stored one, used by its name)."""
-
-    snapshot: Snapshot
-    changed: bool
-
-
 class ChatBook:
     """The proxy's view of the history store: where each reply starts and what it left."""
 
@@ -173,17 +164,15 @@ class ChatBook:
         else:
             kind = "aside"
         name = self.store.start_name(chat_id) if anchor is None else anchor.node.after
-        before, held = self._carried(
-            chat_id, self.store.snapshot(name), None if anchor is None else anchor.node
-        )
+        stored = self.store.snapshot(name)
+        before, held = self._carried(chat_id, stored, None if anchor is None else anchor.node)
         parent = None if anchor is None else anchor.node.id
         moved = is_conversation(spoken) and self.store.current_node(chat_id) != parent
         if moved:
             self.store.set_current(chat_id, parent)  # where the player now is
-        node = self.store.reserve(
-            chat_id, parent, kind, before.snapshot if before.changed else name
-        )
-        return Turn(node, None if anchor is None else anchor.node, before.snapshot, held), moved
+        # No save carried: the stored snapshot, named already.
+        node = self.store.reserve(chat_id, parent, kind, name if before is stored else before)
+        return Turn(node, None if anchor is None else anchor.node, before, held), moved
 
     def _carried(
         self,
@@ -191,11 +180,12 @@ class ChatBook:
         snapshot: Snapshot,
         node: Node | None,
         held: frozenset[int] | None = None,
-    ) -> tuple[_Carried, frozenset[int]]:
+    ) -> tuple[Snapshot, frozenset[int]]:
         """`snapshot` (node `node`'s after, or the chat's start) with every page save of the chat
         it does not hold yet (SPEC §11: a save stays in play on every branch, whatever reply a
-        request goes on from), and the saves it then holds. `held` overrides what it holds
-        already (a reply being made: what it started from)."""
+        request goes on from), and the saves it then holds; `snapshot` itself when it lacks
+        none. `held` overrides what it holds already (a reply being made: what it started
+        from)."""
         saves = self.store.saves(chat_id)
         if held is None:
             held = (
@@ -204,14 +194,12 @@ class ChatBook:
                 else frozenset(save.id for save in saves if save.node is None)
             )
         missing = [save for save in saves if save.id not in held]
-        if not missing:
-            return _Carried(snapshot, False), held
         for save in missing:
             try:
                 snapshot = apply_save(snapshot, save.data)
             except SnapshotError as error:  # a name two cards now share: left out, and told
                 self.log.warning("save-not-carried", chat=chat_id, save=save.id, error=str(error))
-        return _Carried(snapshot, True), held | {save.id for save in missing}
+        return snapshot, held | {save.id for save in missing}
 
     def finish(
         self, turn: Turn, text: str, after: Snapshot, print_: Fingerprint | None = None
@@ -219,8 +207,7 @@ class ChatBook:
         """Store the reply as the player received it (`text`, or its fingerprint `print_` when
         already made) with the snapshot it left."""
         made = fingerprint(text) if print_ is None else print_
-        carried, held = self._carried(turn.chat_id, after, None, turn.saves)
-        after = carried.snapshot  # with the saves made while it streamed
+        after, held = self._carried(turn.chat_id, after, None, turn.saves)  # saved meanwhile
         # A reply that changed nothing hands its snapshot on as it was: no need to hash it.
         state: Snapshot | str = turn.node.before if after is turn.before else after
         node = self.store.complete(turn.node, state, made, current=turn.kind == "turn", saves=held)
@@ -238,9 +225,9 @@ class ChatBook:
         """The chat's current snapshot, or None when the chat is unknown: with the page saves
         it lacks (the player swiped the reply a save was made on, and the new reply is still
         on its way: the next reply starts with them, so the state shown has them)."""
-        snapshot = self.store.current(chat_id)
-        if snapshot is None:
+        if not self.store.has_chat(chat_id):  # (a failing store raises, never reads as none)
             return None
         ident = self.store.current_node(chat_id)
         node = None if ident is None else self.store.node(ident)
-        return self._carried(chat_id, snapshot, node)[0].snapshot
+        snapshot = self.store.start(chat_id) if node is None else self.store.snapshot(node.after)
+        return self._carried(chat_id, snapshot, node)[0]

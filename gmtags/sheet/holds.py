@@ -79,20 +79,13 @@ from gmtags.jsonfile import LONE_SURROGATE, dumps, text_problem
 from gmtags.ruleset.model import Ruleset
 from gmtags.ruleset.sheet import (
     Ability,
-    BooleanColumn,
-    BooleanField,
-    DiceColumn,
-    DiceField,
     EnumColumn,
     EnumField,
     FieldLike,
     LongTextColumn,
     LongTextField,
     NumberColumn,
-    NumberField,
     SheetList,
-    TextColumn,
-    TextField,
 )
 from gmtags.state.names import normalize_name
 from gmtags.state.snapshot import card_problems
@@ -140,11 +133,9 @@ def _number(value: float) -> str:
     return str(int(value)) if value == int(value) else str(value)
 
 
-def _text_problem(value: Any, length: int, *, lines: bool) -> str | None:
-    if not isinstance(value, str):
-        return f"{shown(value)} is not text"
-    if len(value) > length:
-        return f"{len(value)} characters, more than its {length}"
+def _text_problem(value: str, *, lines: bool) -> str | None:
+    """What text that fits its shape still cannot be: a lone surrogate half, or a control
+    character (`lines`: line breaks and tabs allowed, as in `longtext`)."""
     if text_problem(value) is not None:
         return LONE_SURROGATE
     if has_control(value.translate(_LONG_TEXT_BREAKS) if lines else value):
@@ -155,23 +146,22 @@ def _text_problem(value: Any, length: int, *, lines: bool) -> str | None:
 
 def value_problem(shape: FieldLike, value: Any) -> str | None:
     """Why a field or a list cell of `shape` cannot hold `value`, or None when it can (null is
-    a blank field, an empty cell)."""
+    a blank field, an empty cell).
+
+    The shape's own rule decides (`holds`, `gmtags.ruleset.sheet`: the rule a sheet command's
+    value is held to); text is further held to be text (no lone surrogate half, no control
+    character: `_text_problem`)."""
     if value is None:
         return None
-    if isinstance(shape, NumberField | NumberColumn):
-        return _number_problem(value, shape.min, shape.max, shape.integer)
-    if isinstance(shape, EnumField | EnumColumn):
-        if isinstance(value, str) and value in shape.values:
-            return None
-        return f"{shown(value)} is not one of {_listed(shape.values)}"
-    if isinstance(shape, BooleanField | BooleanColumn):
-        return None if isinstance(value, bool) else f"{shown(value)} is not true or false"
-    if isinstance(shape, LongTextField | LongTextColumn):
-        return _text_problem(value, shape.max_length, lines=True)
-    if isinstance(shape, TextField | TextColumn):
-        return _text_problem(value, shape.max_length, lines=False)
-    assert isinstance(shape, DiceField | DiceColumn)
-    return _text_problem(value, 40, lines=False)
+    reason = shape.holds(value)
+    if reason is not None:
+        if isinstance(shape, EnumField | EnumColumn):  # the values it offers, for the author
+            return f"{shown(value)} is not one of {_listed(shape.values)}"
+        long = isinstance(value, str) and len(value) > _SHOWN
+        return f"{f'{len(value)} characters' if long else shown(value)} is {reason}"
+    if isinstance(value, str):
+        return _text_problem(value, lines=isinstance(shape, LongTextField | LongTextColumn))
+    return None
 
 
 # ---------------------------------------------------------------------------

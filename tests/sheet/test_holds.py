@@ -173,13 +173,13 @@ class TestFields:
         """A text field holds at most its `maxLength` characters; a long one is cut in the
         message."""
         assert problems({"fields": {"title": "x" * 11}}) == [
-            "card.fields.title: 11 characters, more than its 10"
+            'card.fields.title: "xxxxxxxxxxx" is longer than maxLength 10'
         ]
         assert problems({"fields": {"story": "y" * 900_000}}) == [
-            "card.fields.story: 900000 characters, more than its 50"
+            "card.fields.story: 900000 characters is longer than maxLength 50"
         ]
         assert problems({"fields": {"hit_die": "1d8" * 14}}) == [
-            "card.fields.hit_die: 42 characters, more than its 40"
+            "card.fields.hit_die: 42 characters is longer than 40 characters"
         ]
 
     def test_a_line_break_in_one_line_text(self) -> None:
@@ -266,7 +266,7 @@ class TestLists:
             "card.lists.gear.0.bulk: 6 is outside 0..5",
             'card.lists.gear.1.packed: "yes" is not true or false',
             'card.lists.gear.1.kind: "weapon" is not one of tool, food',
-            "card.lists.gear.1.name: 21 characters, more than its 20",
+            'card.lists.gear.1.name: "nnnnnnnnnnnnnnnnnnnnn" is longer than maxLength 20',
         ]
 
     def test_a_computed_column_is_never_stored(self) -> None:
