@@ -45,7 +45,7 @@ request: nothing is read, stored or forwarded, and no chat is made.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from urllib.parse import urlsplit
 
 from starlette.responses import Response
@@ -125,27 +125,33 @@ class Policy:
     allow_origins: tuple[str, ...] = ()
     """`--allow-origin`: the web origins whose pages may call the server."""
 
-    @property
-    def names(self) -> frozenset[str]:
-        return frozenset({host_name(self.host), *(host_name(h) for h in self.public_hosts)})
+    names: frozenset[str] = field(init=False, compare=False)
+    """The names it answers to besides loopback: `--host` and `--public-host`."""
+    everywhere: bool = field(init=False, compare=False)
+    """It listens on every address (`0.0.0.0`, `::`), so it answers to any IP address."""
+    origins: frozenset[str] = field(init=False, compare=False)
+    """The allowed origins as browsers send them."""
+    csp: str = field(init=False, compare=False)
+    """The pages' policy, `frame-ancestors` naming the allowed origins."""
 
-    @property
-    def origins(self) -> frozenset[str]:
-        return frozenset(normal_origin(origin) for origin in self.allow_origins)
-
-    @property
-    def csp(self) -> str:
-        return " ".join([CSP, *sorted(self.origins)])
+    def __post_init__(self) -> None:
+        # Worked out once: `answers_to` runs on every request.
+        listening = address(host_name(self.host))
+        origins = frozenset(normal_origin(origin) for origin in self.allow_origins)
+        names = frozenset({host_name(self.host), *(host_name(h) for h in self.public_hosts)})
+        object.__setattr__(self, "names", names)
+        object.__setattr__(self, "everywhere", listening is not None and listening.is_unspecified)
+        object.__setattr__(self, "origins", origins)
+        object.__setattr__(self, "csp", " ".join([CSP, *sorted(origins)]))
 
     def answers_to(self, host: str) -> bool:
         """Whether a request with this `Host` header value is for this server."""
         name = host_name(host)
         if not name:
             return False
-        if is_loopback(name) or name in self.names:
+        if name in self.names or is_loopback(name):
             return True
-        listening = address(host_name(self.host))
-        return listening is not None and listening.is_unspecified and address(name) is not None
+        return self.everywhere and address(name) is not None
 
 
 class Guard:
@@ -154,7 +160,6 @@ class Guard:
     def __init__(self, app: App, policy: Policy) -> None:
         self.app = app
         self.policy = policy
-        self.names = policy.names
         self.origins = policy.origins
         self.csp = policy.csp.encode("latin-1")
 
