@@ -226,7 +226,7 @@ def _change(
             raise BadRequest(400, "no revision", [Problem("revision", message)])
         problems = card_problems_for(ruleset, sheet, party=True, where="sheet")
         if problems:
-            raise BadRequest(422, "the party sheet holds what the sheet cannot", problems)
+            raise BadRequest(422, "the party sheet cannot be saved as it is", problems)
         held = dict(sheet)
         save = {"party": True, "sheet": held}
         return (lambda snapshot: save_party_sheet(snapshot, held, revision)), save
@@ -239,7 +239,7 @@ def _change(
         raise BadRequest(400, "no card to save", [Problem("card", "required")])
     problems = name_problems(name) + card_problems_for(ruleset, card, where="card")
     if problems:
-        raise BadRequest(422, "the character holds what the sheet cannot", problems)
+        raise BadRequest(422, "the character cannot be saved as it is", problems)
     named, held = str(name).strip(), dict(card)
     save = {"name": named, "card": held}
     return (lambda snapshot: save_card(snapshot, named, held)), save
