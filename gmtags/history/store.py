@@ -106,12 +106,11 @@ class Node:
 
 @dataclass(frozen=True, slots=True)
 class Save:
-    """A save the pages made into a chat: its `edits` id, the node it was made on (None: the
-    chat's start), and what it wrote (`{"name", "card"}` or `{"party": true, "sheet"}`)."""
+    """A save the pages made into a chat: its `edits` id, and the node it was made on (None:
+    the chat's start); what it wrote is read with `saved`, only when a snapshot lacks it."""
 
     id: int
     node: int | None
-    data: dict[str, Any]
 
 
 @dataclass(frozen=True, slots=True)
@@ -659,17 +658,25 @@ class HistoryStore:
         """The chat's page saves that stay in play (SPEC §11), oldest first. A save belongs to
         the chat from when it was made: every reply placed after it starts from a snapshot
         holding it, whichever earlier message it goes on from (`ChatBook` applies those its
-        anchor's snapshot lacks: a node's `saves`, and at the start those made there)."""
+        anchor's snapshot lacks: a node's `saves`, and at the start those made there). Read
+        at every placement, so without what each wrote (`saved`)."""
         with self._reading() as db:
             rows = db.execute(
-                "SELECT id, node, save FROM edits WHERE chat_id = ? AND save IS NOT NULL"
-                " ORDER BY id",
+                "SELECT id, node FROM edits WHERE chat_id = ? AND save IS NOT NULL ORDER BY id",
                 (chat_id,),
             ).fetchall()
         return [
-            Save(int(str(ident)), None if node is None else int(str(node)), json.loads(str(save)))
-            for ident, node, save in rows
+            Save(int(str(ident)), None if node is None else int(str(node))) for ident, node in rows
         ]
+
+    def saved(self, save: Save) -> dict[str, Any]:
+        """What `save` wrote (`{"name", "card"}` or `{"party": true, "sheet"}`)."""
+        with self._reading() as db:
+            row = db.execute("SELECT save FROM edits WHERE id = ?", (save.id,)).fetchone()
+        if row is None or row[0] is None:
+            raise HistoryError(f"save {save.id} is not in the store")
+        data: dict[str, Any] = json.loads(str(row[0]))
+        return data
 
     # Snapshots -------------------------------------------------------------
 

@@ -196,7 +196,7 @@ class ChatBook:
         missing = [save for save in saves if save.id not in held]
         for save in missing:
             try:
-                snapshot = apply_save(snapshot, save.data)
+                snapshot = apply_save(snapshot, self.store.saved(save))
             except SnapshotError as error:  # a name two cards now share: left out, and told
                 self.log.warning("save-not-carried", chat=chat_id, save=save.id, error=str(error))
         return snapshot, held | {save.id for save in missing}

@@ -224,7 +224,8 @@ BODY = """<p class="gb-chat">{chat_line}</p>
 <button type="button" id="gb-redo">Redo</button>
 </div>
 <form id="gb-save" class="gb-save">
-<label id="gb-name-label">Name <input id="gb-name" name="name" autocomplete="off" maxlength="100"></label>
+<label id="gb-name-label">Name
+<input id="gb-name" name="name" autocomplete="off" maxlength="100"></label>
 <button type="submit" id="gb-save-button">Save</button>
 <span id="gb-revision" class="gb-note"></span>
 <p id="gb-status" role="status" aria-live="polite"></p>
