@@ -2,7 +2,8 @@
 
 Routes: `POST /v1/chat/completions`, `GET /v1/models` (forwarded),
 `GET /gmtags/chats/{chat}/state` (the chat's current snapshot JSON) and
-`GET /healthz`, and the pages and their APIs (`gmtags.server.pages`). In front of
+`GET /healthz`, and the pages and their APIs (`gmtags.server.pages`), each also
+under `/c/{chat}` (`gmtags.server.prefix`: the chat named in the URL). In front of
 every route, `gmtags.server.guard` refuses requests for another host and
 changes sent by other web sites; with a token every route but `/healthz`
 needs it (`gmtags.server.auth`). The history
@@ -39,6 +40,7 @@ from gmtags.server.config import ServerConfig
 from gmtags.server.errors import error_response
 from gmtags.server.guard import Guard, Policy
 from gmtags.server.pages.state_html import not_found_page
+from gmtags.server.prefix import ChatPrefix
 from gmtags.server.upstream import Upstream, UpstreamError
 from gmtags.server.watch import StoreWatcher
 
@@ -132,6 +134,7 @@ def create_app(config: ServerConfig) -> Starlette:
             Middleware(
                 Guard, policy=Policy(config.host, config.public_hosts, config.allow_origins)
             ),
+            Middleware(ChatPrefix),
             *([] if config.token is None else [Middleware(TokenGate, token=config.token)]),
         ],
     )
