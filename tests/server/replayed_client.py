@@ -2,7 +2,7 @@
 
 SillyTavern (commit 1ac6780e) builds a chat-completion prompt in the browser and posts it to
 its own Node server, which post-processes it and forwards it to the "Custom (OpenAI-compatible)"
-URL. `SillyTavern` plays both halves for one 1:1 chat with default settings: it builds the
+URL. `ReplayedClient` plays both halves for one 1:1 chat with default settings: it builds the
 forwarded body and headers, posts them with httpx to `{base_url}/chat/completions`, reads the
 reply (SSE or JSON) and saves it into `chat` the way SillyTavern does. Written from reading
 SillyTavern's source (its file names are cited), not translated from it. Not modelled: groups,
@@ -76,7 +76,7 @@ _MD_PAIR = re.compile(r"([*_]{1,2})([\s\S]*?)\1")
 _MD_SPACE = re.compile(rf"([*_])({_SPACES})|({_SPACES})([*_])")
 
 
-class SillyTavernError(RuntimeError):
+class ReplayError(RuntimeError):
     """A failed generation: the upstream's HTTP status and the message SillyTavern shows."""
 
     def __init__(self, status: int, message: str) -> None:
@@ -160,7 +160,7 @@ def js_json(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
 
 
-class SillyTavern:
+class ReplayedClient:
     """One SillyTavern 1.12.6 chat with a character over a custom chat-completion source.
 
     `budget` is the context size (openai.js `openai_max_context`, default 4095); the prompt
@@ -231,7 +231,7 @@ class SillyTavern:
     def close(self) -> None:
         self._http.close()
 
-    def __enter__(self) -> SillyTavern:
+    def __enter__(self) -> ReplayedClient:
         return self
 
     def __exit__(self, *_: object) -> None:
@@ -512,9 +512,9 @@ class SillyTavern:
         status = response.status_code
         if not response.is_success:  # openai.js tryParseStreamingError; handleErrorResponse
             fallback = response.reason_phrase if body["stream"] else STATUS_MESSAGES.get(status)
-            raise SillyTavernError(status, message or fallback or "Unknown error occurred")
+            raise ReplayError(status, message or fallback or "Unknown error occurred")
         if not isinstance(data, dict) or error:  # the Node server sends {error}; openai.js throws
-            raise SillyTavernError(status, message or response.reason_phrase)
+            raise ReplayError(status, message or response.reason_phrase)
         texts = [_text(choice, "message") for choice in data.get("choices") or [{}]]
         return texts[0], [self._clean_up(text) for text in texts[1:]]  # extractMultiSwipes
 
@@ -534,7 +534,7 @@ class SillyTavern:
                 continue
             event = _json(payload)
             if not isinstance(event, dict):
-                raise SillyTavernError(response.status_code, f"not JSON: {payload[:80]}")
+                raise ReplayError(response.status_code, f"not JSON: {payload[:80]}")
             error = event.get("error")
             if error or event.get("message"):  # tryParseStreamingError: a toast, the stream goes on
                 shown = (error.get("message") if isinstance(error, dict) else None) or (

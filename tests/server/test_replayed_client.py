@@ -1,4 +1,4 @@
-"""tests/server/sillytavern_client.py: the SillyTavern simulator against a recording upstream."""
+"""tests/server/replayed_client.py: the SillyTavern simulator against a recording upstream."""
 
 from __future__ import annotations
 
@@ -14,13 +14,13 @@ from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
 
 from gmtags.server.background import BackgroundServer
-from tests.server.sillytavern_client import (
+from tests.server.replayed_client import (
     CONTINUE_NUDGE_PROMPT,
     IMPERSONATION_PROMPT,
     NEW_CHAT_PROMPT,
     PROMPT_PLACEHOLDER,
-    SillyTavern,
-    SillyTavernError,
+    ReplayedClient,
+    ReplayError,
     count_tokens,
     merge_messages,
 )
@@ -107,12 +107,12 @@ def upstream(served: Recorder) -> Recorder:
 
 
 @pytest.fixture
-def tavern(upstream: Recorder) -> Iterator[Callable[..., SillyTavern]]:
+def tavern(upstream: Recorder) -> Iterator[Callable[..., ReplayedClient]]:
     """Make simulators against the recording upstream; they are closed after the test."""
-    made: list[SillyTavern] = []
+    made: list[ReplayedClient] = []
 
-    def make(**settings: Any) -> SillyTavern:
-        made.append(SillyTavern(upstream.url, **settings))
+    def make(**settings: Any) -> ReplayedClient:
+        made.append(ReplayedClient(upstream.url, **settings))
         return made[-1]
 
     yield make
@@ -140,7 +140,9 @@ HEAD = [system(MAIN), system(DESCRIPTION), system(NEW_CHAT_PROMPT)]
 
 
 class TestRequest:
-    def test_first_turn_body(self, tavern: Callable[..., SillyTavern], upstream: Recorder) -> None:
+    def test_first_turn_body(
+        self, tavern: Callable[..., ReplayedClient], upstream: Recorder
+    ) -> None:
         """A turn forwards the default prompt order and openai.js's default sampling fields."""
         st = tavern()
         st.send("I walk to the mill.")
@@ -162,7 +164,7 @@ class TestRequest:
         assert st.requests == [body]
 
     def test_headers_without_key(
-        self, tavern: Callable[..., SillyTavern], upstream: Recorder
+        self, tavern: Callable[..., ReplayedClient], upstream: Recorder
     ) -> None:
         """With no key stored the Node server sends `Bearer undefined`, plus the YAML headers."""
         st = tavern(header_chat="campaign-1")
@@ -173,21 +175,23 @@ class TestRequest:
         assert headers["content-type"] == "application/json"
         assert headers["user-agent"] == "node-fetch"
 
-    def test_headers_with_key(self, tavern: Callable[..., SillyTavern], upstream: Recorder) -> None:
+    def test_headers_with_key(
+        self, tavern: Callable[..., ReplayedClient], upstream: Recorder
+    ) -> None:
         """A stored custom key goes as `Authorization: Bearer <key>` on quiet requests too."""
         st = tavern(api_key="sk-test", header_chat="campaign-1")
         st.quiet("Summarize the story.")
         assert upstream.headers[0]["authorization"] == "Bearer sk-test"
         assert upstream.headers[0]["x-gmtags-chat"] == "campaign-1"
 
-    def test_response_headers_kept(self, tavern: Callable[..., SillyTavern]) -> None:
+    def test_response_headers_kept(self, tavern: Callable[..., ReplayedClient]) -> None:
         """The reply's headers are kept, so a test can read the proxy's `X-Gmtags-Chat`."""
         st = tavern()
         st.send("Hello.")
         assert st.last_headers is not None and st.last_headers["X-Gmtags-Chat"] == UPSTREAM_CHAT
 
     def test_empty_prompts_not_sent(
-        self, tavern: Callable[..., SillyTavern], upstream: Recorder
+        self, tavern: Callable[..., ReplayedClient], upstream: Recorder
     ) -> None:
         """Empty prompts are left out and the card's prompts keep the default prompt order."""
         st = tavern(
@@ -210,7 +214,7 @@ class TestRequest:
         ]
 
     def test_budget_fills_newest_first(
-        self, tavern: Callable[..., SillyTavern], upstream: Recorder
+        self, tavern: Callable[..., ReplayedClient], upstream: Recorder
     ) -> None:
         """History is filled newest first while the budget lasts, so the greeting drops first."""
         st = tavern(budget=560, stream=False)
@@ -228,7 +232,7 @@ class TestRequest:
         older = sent[len(sent) - len(history) - 1]
         assert sum(count_tokens(m) for m in [older, *history]) > room
 
-    def test_names_content(self, tavern: Callable[..., SillyTavern], upstream: Recorder) -> None:
+    def test_names_content(self, tavern: Callable[..., ReplayedClient], upstream: Recorder) -> None:
         """Names "content" prefixes every chat message with `Name: `."""
         st = tavern(names="content")
         st.send("Hi.")
@@ -237,7 +241,9 @@ class TestRequest:
             user("Player: Hi."),
         ]
 
-    def test_names_completion(self, tavern: Callable[..., SillyTavern], upstream: Recorder) -> None:
+    def test_names_completion(
+        self, tavern: Callable[..., ReplayedClient], upstream: Recorder
+    ) -> None:
         """Names "completion" sets the `name` field, sanitized, on chat messages only."""
         st = tavern(names="completion", user="Sir Kay")
         st.send("Hi.")
@@ -245,7 +251,7 @@ class TestRequest:
         assert messages[-1] == {"role": "user", "content": "Hi.", "name": "Sir_Kay"}
         assert messages[-2]["name"] == "Gamemaster" and "name" not in messages[0]
 
-    def test_names_default_sends_none(self, tavern: Callable[..., SillyTavern]) -> None:
+    def test_names_default_sends_none(self, tavern: Callable[..., ReplayedClient]) -> None:
         """Names "default" adds no names in a one-to-one chat."""
         st = tavern()
         st.send("Hi.")
@@ -254,7 +260,7 @@ class TestRequest:
 
 
 class TestReply:
-    def test_stream_joined_and_saved(self, tavern: Callable[..., SillyTavern]) -> None:
+    def test_stream_joined_and_saved(self, tavern: Callable[..., ReplayedClient]) -> None:
         """Streamed deltas are joined and saved as a new message with one swipe (saveReply)."""
         st = tavern()
         assert st.send("Hello.") == "The mill wheel turns slowly."
@@ -265,21 +271,21 @@ class TestReply:
         assert message["swipe_info"][0]["extra"] == message["extra"]
         assert "is_system" not in message
 
-    def test_json_reply(self, tavern: Callable[..., SillyTavern], upstream: Recorder) -> None:
+    def test_json_reply(self, tavern: Callable[..., ReplayedClient], upstream: Recorder) -> None:
         """Without streaming the reply is read from `choices[0].message.content`."""
         st = tavern(stream=False)
         upstream.answer("A crow watches you.")
         assert st.send("Hello.") == "A crow watches you."
         assert upstream.bodies[0]["stream"] is False
 
-    def test_clean_up(self, tavern: Callable[..., SillyTavern], upstream: Recorder) -> None:
+    def test_clean_up(self, tavern: Callable[..., ReplayedClient], upstream: Recorder) -> None:
         """cleanUpMessage drops the character's name, a player line and spaces at line ends."""
         st = tavern()
         upstream.answer("Gamemaster: The door creaks.   \nIt opens.\nPlayer: I run.")
         assert st.send("I knock.") == "The door creaks.\nIt opens."
 
     def test_stream_error_event_is_a_toast(
-        self, tavern: Callable[..., SillyTavern], upstream: Recorder
+        self, tavern: Callable[..., ReplayedClient], upstream: Recorder
     ) -> None:
         """An error event inside a stream is only shown as a toast; the reply still saves."""
         st = tavern()
@@ -289,19 +295,19 @@ class TestReply:
 
     @pytest.mark.parametrize("stream", [True, False])
     def test_error_raises(
-        self, tavern: Callable[..., SillyTavern], upstream: Recorder, stream: bool
+        self, tavern: Callable[..., ReplayedClient], upstream: Recorder, stream: bool
     ) -> None:
         """An error reply raises with its status and `error.message`, as SillyTavern shows it."""
         st = tavern(stream=stream)
         upstream.answer(Reply(status=400, error="n > 1 is not supported"))
-        with pytest.raises(SillyTavernError) as raised:
+        with pytest.raises(ReplayError) as raised:
             st.send("Hi.")
         assert raised.value.status == 400 and raised.value.message == "n > 1 is not supported"
         assert st.chat[-1]["mes"] == "Hi."  # the player's message stays
 
 
 class TestSwipes:
-    def test_swipe(self, tavern: Callable[..., SillyTavern], upstream: Recorder) -> None:
+    def test_swipe(self, tavern: Callable[..., ReplayedClient], upstream: Recorder) -> None:
         """A swipe sends the chat without the swiped reply and stores the reply as a new swipe."""
         st = tavern()
         upstream.answer("First.", "Second.")
@@ -312,7 +318,7 @@ class TestSwipes:
         assert last["swipes"] == ["First.", "Second."] and last["swipe_id"] == 1
         assert last["mes"] == "Second." and len(last["swipe_info"]) == 2
 
-    def test_select_swipe(self, tavern: Callable[..., SillyTavern], upstream: Recorder) -> None:
+    def test_select_swipe(self, tavern: Callable[..., ReplayedClient], upstream: Recorder) -> None:
         """Swiping back sends nothing, and the next turn carries only the chosen swipe's text."""
         st = tavern()
         upstream.answer("First.", "Second.")
@@ -325,18 +331,18 @@ class TestSwipes:
         assert all("Second." not in m["content"] for m in upstream.bodies[2]["messages"])
 
     def test_failed_swipe_restores(
-        self, tavern: Callable[..., SillyTavern], upstream: Recorder
+        self, tavern: Callable[..., ReplayedClient], upstream: Recorder
     ) -> None:
         """A swipe whose request fails leaves the message as it was."""
         st = tavern()
         st.send("Hi.")
         before = json.dumps(st.chat[-1])
         upstream.answer(Reply(status=500, error="boom"))
-        with pytest.raises(SillyTavernError):
+        with pytest.raises(ReplayError):
             st.swipe()
         assert json.dumps(st.chat[-1]) == before
 
-    def test_regenerate(self, tavern: Callable[..., SillyTavern], upstream: Recorder) -> None:
+    def test_regenerate(self, tavern: Callable[..., ReplayedClient], upstream: Recorder) -> None:
         """Regenerate deletes the reply with its swipes and saves the new reply as a new message."""
         st = tavern()
         upstream.answer("First.", "Second.", "Third.")
@@ -347,7 +353,9 @@ class TestSwipes:
         assert upstream.bodies[2]["messages"] == upstream.bodies[0]["messages"]
         assert st.chat[-1]["swipes"] == ["Third."] and len(st.chat) == 3
 
-    def test_multiple_swipes(self, tavern: Callable[..., SillyTavern], upstream: Recorder) -> None:
+    def test_multiple_swipes(
+        self, tavern: Callable[..., ReplayedClient], upstream: Recorder
+    ) -> None:
         """With `n` > 1 every further choice becomes a swipe; continue requests never send `n`."""
         st = tavern(n=2)
         upstream.answer(Reply(("One.", "Two.")), "More.")
@@ -359,7 +367,7 @@ class TestSwipes:
 
 
 class TestContinue:
-    def test_nudge(self, tavern: Callable[..., SillyTavern], upstream: Recorder) -> None:
+    def test_nudge(self, tavern: Callable[..., ReplayedClient], upstream: Recorder) -> None:
         """Continue keeps the partial last, adds the nudge, and saves partial + " " + more."""
         st = tavern()
         upstream.answer("The door", "creaks open.")
@@ -373,7 +381,7 @@ class TestContinue:
         assert st.chat[-1]["swipes"] == ["The door creaks open."] and len(st.chat) == 3
 
     def test_partial_ending_in_space(
-        self, tavern: Callable[..., SillyTavern], upstream: Recorder
+        self, tavern: Callable[..., ReplayedClient], upstream: Recorder
     ) -> None:
         """A partial that already ends with a space gets no second one."""
         st = tavern()
@@ -383,7 +391,7 @@ class TestContinue:
         upstream.answer("opens.")
         assert st.continue_() == "The door opens."
 
-    def test_prefill(self, tavern: Callable[..., SillyTavern], upstream: Recorder) -> None:
+    def test_prefill(self, tavern: Callable[..., ReplayedClient], upstream: Recorder) -> None:
         """With continue_prefill the partial comes last, after post-history, with no nudge."""
         st = tavern(continue_prefill=True, post_history="Stay in character.")
         upstream.answer("The door", "creaks.")
@@ -395,7 +403,7 @@ class TestContinue:
             assistant("\n\nThe door"),
         ]
 
-    def test_greeting(self, tavern: Callable[..., SillyTavern], upstream: Recorder) -> None:
+    def test_greeting(self, tavern: Callable[..., ReplayedClient], upstream: Recorder) -> None:
         """Continuing the greeting replaces its macros and gives it its first swipe."""
         st = tavern()
         upstream.answer("Beware.")
@@ -406,7 +414,7 @@ class TestContinue:
 
 
 class TestBackground:
-    def test_quiet(self, tavern: Callable[..., SillyTavern], upstream: Recorder) -> None:
+    def test_quiet(self, tavern: Callable[..., ReplayedClient], upstream: Recorder) -> None:
         """A quiet prompt is the last message, a system one, never streamed; the chat is kept."""
         st = tavern()
         st.send("Hi.")
@@ -422,7 +430,7 @@ class TestBackground:
         ]
         assert json.dumps(st.chat) == chat
 
-    def test_impersonate(self, tavern: Callable[..., SillyTavern], upstream: Recorder) -> None:
+    def test_impersonate(self, tavern: Callable[..., ReplayedClient], upstream: Recorder) -> None:
         """Impersonate streams with its prompt last; the reply never enters the chat."""
         st = tavern()
         upstream.answer("Player: I draw my sword.")
@@ -431,7 +439,7 @@ class TestBackground:
         assert upstream.bodies[0]["messages"][-1] == system(last)
         assert upstream.bodies[0]["stream"] is True and len(st.chat) == 1
 
-    def test_test_message(self, tavern: Callable[..., SillyTavern], upstream: Recorder) -> None:
+    def test_test_message(self, tavern: Callable[..., ReplayedClient], upstream: Recorder) -> None:
         """Test Message sends `Hi` alone, not streamed, and leaves the chat untouched."""
         st = tavern(post_processing="strict")
         upstream.answer("Hello!")
@@ -441,7 +449,7 @@ class TestBackground:
 
 
 class TestPostProcessing:
-    def test_merge(self, tavern: Callable[..., SillyTavern], upstream: Recorder) -> None:
+    def test_merge(self, tavern: Callable[..., ReplayedClient], upstream: Recorder) -> None:
         """Merge joins consecutive same-role messages with a blank line and folds in names."""
         st = tavern(post_processing="merge", names="completion")
         st.send("Hi.")
@@ -451,7 +459,7 @@ class TestPostProcessing:
             user("Player: Hi."),
         ]
 
-    def test_strict(self, tavern: Callable[..., SillyTavern], upstream: Recorder) -> None:
+    def test_strict(self, tavern: Callable[..., ReplayedClient], upstream: Recorder) -> None:
         """Strict puts the placeholder after the leading system message and makes later
         system messages user ones, merged into the player's turn."""
         st = tavern(post_processing="strict", post_history="Stay in character.")
@@ -464,7 +472,7 @@ class TestPostProcessing:
         ]
 
     def test_strict_without_greeting(
-        self, tavern: Callable[..., SillyTavern], upstream: Recorder
+        self, tavern: Callable[..., ReplayedClient], upstream: Recorder
     ) -> None:
         """Strict adds no placeholder when a user message follows the system message."""
         st = tavern(post_processing="strict", greeting=None)
@@ -474,7 +482,7 @@ class TestPostProcessing:
             user("Hi."),
         ]
 
-    def test_strict_continue(self, tavern: Callable[..., SillyTavern]) -> None:
+    def test_strict_continue(self, tavern: Callable[..., ReplayedClient]) -> None:
         """Under strict the continue nudge is sent as a user message after the partial."""
         st = tavern(post_processing="strict")
         st.chat[0]["mes"] = "The gate"
@@ -489,11 +497,11 @@ class TestPostProcessing:
     def test_no_semi_strict(self) -> None:
         """SillyTavern 1.12.6 has no "semi-strict" post-processing."""
         with pytest.raises(ValueError):
-            SillyTavern("http://127.0.0.1:1/v1", post_processing="semi-strict")
+            ReplayedClient("http://127.0.0.1:1/v1", post_processing="semi-strict")
 
 
 class TestChatFile:
-    def test_jsonl(self, tavern: Callable[..., SillyTavern]) -> None:
+    def test_jsonl(self, tavern: Callable[..., ReplayedClient]) -> None:
         """The chat file is a metadata line then one message a line, as saveChat writes it."""
         st = tavern()
         st.send("Hi.")
@@ -522,7 +530,7 @@ class TestChatFile:
         ]
         assert lines[3]["gen_started"] == "2024-10-20T12:00:03.000Z"
 
-    def test_load_jsonl(self, tavern: Callable[..., SillyTavern]) -> None:
+    def test_load_jsonl(self, tavern: Callable[..., ReplayedClient]) -> None:
         """A chat file read back gives the same chat and metadata."""
         st = tavern()
         st.send("Hi.")
@@ -530,7 +538,9 @@ class TestChatFile:
         other.load_jsonl(st.to_jsonl())
         assert other.chat == st.chat and other.to_jsonl() == st.to_jsonl()
 
-    def test_edit_and_delete(self, tavern: Callable[..., SillyTavern], upstream: Recorder) -> None:
+    def test_edit_and_delete(
+        self, tavern: Callable[..., ReplayedClient], upstream: Recorder
+    ) -> None:
         """Edits change the current swipe's text and deletes remove messages, both locally."""
         st = tavern()
         st.send("Hi.")

@@ -1,6 +1,6 @@
 """SPEC §7.1 end to end: a simulated SillyTavern plays through `gmtags serve`.
 
-The simulator (`tests.server.sillytavern_client`) sends exactly what SillyTavern
+The simulator (`tests.server.replayed_client`) sends exactly what SillyTavern
 1.12.6 sends (history trimmed to the context budget, swipes, continue, quiet
 prompts, post-processing) to the proxy, in front of a scripted upstream that
 answers every request with a new GM reply full of tags. After each request
@@ -30,7 +30,7 @@ from gmtags.transcript import parse_chat, rebuild
 from gmtags.transcript.rebuild import replay_receipts
 from gmtags.transcript.stored import stored_state
 from tests.server.conftest import Proxy
-from tests.server.sillytavern_client import SillyTavern, SillyTavernError
+from tests.server.replayed_client import ReplayedClient, ReplayError
 
 REMINDER = "Commands you may write"
 """The opening of the per-turn reminder gmtags adds."""
@@ -63,12 +63,12 @@ def game(make_proxy: Callable[..., Proxy]) -> Proxy:
 
 
 @pytest.fixture
-def tavern(game: Proxy) -> Iterator[Callable[..., SillyTavern]]:
+def tavern(game: Proxy) -> Iterator[Callable[..., ReplayedClient]]:
     """Make simulated SillyTavern chats connected to the proxy; all closed after the test."""
-    made: list[SillyTavern] = []
+    made: list[ReplayedClient] = []
 
-    def make(**settings: Any) -> SillyTavern:
-        made.append(SillyTavern(game.url, **settings))
+    def make(**settings: Any) -> ReplayedClient:
+        made.append(ReplayedClient(game.url, **settings))
         return made[-1]
 
     yield make
@@ -87,7 +87,7 @@ def visible_state(game: Proxy, chat: Sequence[dict[str, Any]]) -> Snapshot:
     return state
 
 
-def chat_of(st: SillyTavern) -> str:
+def chat_of(st: ReplayedClient) -> str:
     """The chat the proxy placed the last request in."""
     assert st.last_headers is not None
     return st.last_headers["X-Gmtags-Chat"]
@@ -100,7 +100,7 @@ def served(game: Proxy, chat: str) -> Snapshot:
     return Snapshot.model_validate(response.json())
 
 
-def assert_in_step(game: Proxy, st: SillyTavern) -> None:
+def assert_in_step(game: Proxy, st: ReplayedClient) -> None:
     """The proxy's state of the chat is the state on the player's screen."""
     assert served(game, chat_of(st)) == visible_state(game, st.chat)
 
@@ -111,7 +111,9 @@ def store(game: Proxy) -> HistoryStore:
 
 
 class TestSwipes:
-    def test_swipe_back_and_write_on(self, game: Proxy, tavern: Callable[..., SillyTavern]) -> None:
+    def test_swipe_back_and_write_on(
+        self, game: Proxy, tavern: Callable[..., ReplayedClient]
+    ) -> None:
         """Choosing an older swipe and writing on continues from that swipe, not the newest."""
         st = tavern()
         st.send("I light the lamp.")
@@ -127,7 +129,7 @@ class TestSwipes:
         st.send("I knock.")
         assert_in_step(game, st)
 
-    def test_regenerate(self, game: Proxy, tavern: Callable[..., SillyTavern]) -> None:
+    def test_regenerate(self, game: Proxy, tavern: Callable[..., ReplayedClient]) -> None:
         """A regenerated reply starts from the state before the reply it replaces."""
         st = tavern(stream=False)
         st.send("I light the lamp.")
@@ -141,7 +143,7 @@ class TestSwipes:
 class TestLongChat:
     @pytest.mark.parametrize("header", [None, "campaign-long"])
     def test_forty_turns_in_a_small_context(
-        self, game: Proxy, tavern: Callable[..., SillyTavern], header: str | None
+        self, game: Proxy, tavern: Callable[..., ReplayedClient], header: str | None
     ) -> None:
         """With only the newest messages sent, every turn goes on from the last one, in one chat,
         and nothing stored is ever deleted."""
@@ -160,7 +162,9 @@ class TestLongChat:
 
 
 class TestBackground:
-    def test_summary_between_turns(self, game: Proxy, tavern: Callable[..., SillyTavern]) -> None:
+    def test_summary_between_turns(
+        self, game: Proxy, tavern: Callable[..., ReplayedClient]
+    ) -> None:
         """A Summarize request is answered but never played: the game goes on as the player
         sees it, even when the summary holds tags."""
         st = tavern()
@@ -172,7 +176,7 @@ class TestBackground:
         assert_in_step(game, st)
 
     def test_test_message_is_never_current(
-        self, game: Proxy, tavern: Callable[..., SillyTavern]
+        self, game: Proxy, tavern: Callable[..., ReplayedClient]
     ) -> None:
         """The connection panel's "Test Message" never moves a chat's state."""
         st = tavern(header_chat="campaign-test")
@@ -193,7 +197,7 @@ class TestContinue:
         ids=["nudge", "prefill", "strict", "merge"],
     )
     def test_continue_then_write_on(
-        self, game: Proxy, tavern: Callable[..., SillyTavern], settings: dict[str, Any]
+        self, game: Proxy, tavern: Callable[..., ReplayedClient], settings: dict[str, Any]
     ) -> None:
         """A continued reply (saved as partial + " " + continuation) counts both parts."""
         st = tavern(**settings)
@@ -209,7 +213,7 @@ class TestContinue:
 
 class TestEditing:
     def test_deleting_the_last_messages(
-        self, game: Proxy, tavern: Callable[..., SillyTavern]
+        self, game: Proxy, tavern: Callable[..., ReplayedClient]
     ) -> None:
         """After the player deletes the last messages, play goes on from what is left."""
         st = tavern()
@@ -219,7 +223,9 @@ class TestEditing:
         st.send("I turn back.")
         assert_in_step(game, st)
 
-    def test_editing_a_replys_prose(self, game: Proxy, tavern: Callable[..., SillyTavern]) -> None:
+    def test_editing_a_replys_prose(
+        self, game: Proxy, tavern: Callable[..., ReplayedClient]
+    ) -> None:
         """A reply whose prose the player rewrote still counts, by its receipts."""
         st = tavern()
         st.send("I light the lamp.")
@@ -233,7 +239,7 @@ class TestEditing:
 
 class TestTwoChats:
     def test_sharing_a_greeting_without_the_header(
-        self, game: Proxy, tavern: Callable[..., SillyTavern]
+        self, game: Proxy, tavern: Callable[..., ReplayedClient]
     ) -> None:
         """Two chats with one greeting are two chats, each with its own state."""
         one, two = tavern(), tavern()
@@ -244,7 +250,9 @@ class TestTwoChats:
         assert_in_step(game, one)
         assert_in_step(game, two)
 
-    def test_one_header_two_branches(self, game: Proxy, tavern: Callable[..., SillyTavern]) -> None:
+    def test_one_header_two_branches(
+        self, game: Proxy, tavern: Callable[..., ReplayedClient]
+    ) -> None:
         """With one header for the connection, two chats are two branches of one campaign:
         each turn goes on from its own chat, and the current state is the latest turn's."""
         one, two = tavern(header_chat="campaign-two"), tavern(header_chat="campaign-two")
@@ -258,7 +266,7 @@ class TestTwoChats:
 class TestPostProcessing:
     @pytest.mark.parametrize("mode", ["merge", "strict"])
     def test_alternation_is_kept(
-        self, game: Proxy, tavern: Callable[..., SillyTavern], mode: str
+        self, game: Proxy, tavern: Callable[..., ReplayedClient], mode: str
     ) -> None:
         """The upstream gets the client's roles as post-processed: no system message added
         mid-chat, no two messages of one role in a row (the reminder joins the user's)."""
@@ -276,11 +284,11 @@ class TestPostProcessing:
             assert holding == ["user"] if mode == "strict" else len(holding) == 1
 
     def test_several_choices_are_an_error_the_client_shows(
-        self, game: Proxy, tavern: Callable[..., SillyTavern]
+        self, game: Proxy, tavern: Callable[..., ReplayedClient]
     ) -> None:
         """ "Multiple swipes per generation" (n = 2) gets an error SillyTavern can show."""
         st = tavern(n=2, header_chat="campaign-n")
-        with pytest.raises(SillyTavernError) as raised:
+        with pytest.raises(ReplayError) as raised:
             st.send("I light the lamp.")
         assert raised.value.status == 400 and "n must be 1" in raised.value.message
         assert game.upstream.requests == []
@@ -288,7 +296,7 @@ class TestPostProcessing:
 
 class TestCommandLine:
     def test_state_and_rebuild_from_the_proxy_store(
-        self, game: Proxy, tavern: Callable[..., SillyTavern], tmp_path: Path
+        self, game: Proxy, tavern: Callable[..., ReplayedClient], tmp_path: Path
     ) -> None:
         """The chat file SillyTavern saved has its snapshots in the proxy's store: `state --db`
         answers each message, and `rebuild --db` finds no contradiction."""
@@ -313,7 +321,7 @@ class TestRaces:
     def test_two_requests_on_one_chat(self, make_proxy: Callable[..., Proxy]) -> None:
         """Two requests racing on one message make two whole nodes, neither lost nor doubled."""
         game = make_proxy(ScriptedUpstream(script=Campaign(), delay=0.3))
-        st = SillyTavern(game.url, header_chat="race")
+        st = ReplayedClient(game.url, header_chat="race")
         st.send("I light the lamp.")
         st.send("I walk on.")
         body = st.requests[-1]  # anchored on the first reply
@@ -353,7 +361,7 @@ ACTIONS = (
 _headers = itertools.count()
 
 
-def _act(st: SillyTavern, action: str, pick: int) -> bool:
+def _act(st: ReplayedClient, action: str, pick: int) -> bool:
     """Do `action` as a player would; True when it sent a request."""
     last = st.chat[-1] if st.chat else None
     on_reply = last is not None and not last["is_user"] and len(st.chat) > 1
@@ -415,7 +423,7 @@ class TestAnyPlay:
         player's screen."""
         name = f"any-play-{next(_headers)}" if header else None
         budget = 1500 if small else 4095
-        with SillyTavern(
+        with ReplayedClient(
             game.url,
             header_chat=name,
             post_processing=mode,
