@@ -23,7 +23,13 @@ The cookie counts only on a request from this server's own pages
 (`Sec-Fetch-Site` absent, `same-origin` or `none`): a page on another port of
 the same host is "same-site" to the browser, which would send it the cookie
 with a SameSite=Strict one too. (`gmtags.server.guard` refuses such a page's
-changes whatever it sends; this keeps it from reading anything either.)
+changes whatever it sends; this keeps it from reading anything either.) One
+exception: a page drawn in a frame (`GET`, `Sec-Fetch-Dest: iframe`), such as
+the Game panel the SillyTavern extension frames (SPEC §13), counts the cookie
+from any site. The browser draws such a frame only where the page's
+`frame-ancestors` lets it (this server and the `--allow-origin` origins), a
+page that frames it cannot read it, and a `GET` changes nothing; so a player
+with a token signs in once inside the panel and the panel then works.
 
 Decisions where the spec is silent: the header wins over the cookie when both
 are given; a page's form posts the token as a form field (never in the URL,
@@ -109,7 +115,9 @@ def _own_page(request: Request) -> bool:
     (`Sec-Fetch-Site: same-site`: another port of 127.0.0.1), whose request the browser would
     otherwise send with the cookie. A client that is not a browser sends no such header."""
     site = request.headers.get("sec-fetch-site")
-    return site is None or site.strip() in SAME_ORIGIN
+    if site is None or site.strip() in SAME_ORIGIN:
+        return True
+    return request.method == "GET" and request.headers.get("sec-fetch-dest") == "iframe"
 
 
 def _back(target: str) -> str:

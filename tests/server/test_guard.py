@@ -284,6 +284,25 @@ class TestTokenCookie:
             response = httpx.get(url, headers={**cookie, "Sec-Fetch-Site": site})
             assert response.status_code == 401, site
 
+    def test_a_framed_page_counts_the_cookie_but_a_framed_change_does_not(
+        self, make_proxy: Callable[..., Proxy]
+    ) -> None:
+        """The Game panel a SillyTavern page frames reads with the cookie (the frame is
+        drawn only where frame-ancestors allows); nothing but a GET gets that leeway."""
+        proxy = make_proxy(token="t0k")
+        framed = {"Cookie": "gmtags_token=t0k", "Sec-Fetch-Site": "same-site"}
+        framed["Sec-Fetch-Dest"] = "iframe"
+        page = httpx.get(f"{proxy.server.url}/gmtags/", headers=framed)
+        assert page.status_code == 200
+        fetched = {**framed, "Sec-Fetch-Dest": "empty"}
+        assert httpx.get(f"{proxy.server.url}/gmtags/", headers=fetched).status_code == 401
+        posted = httpx.post(
+            f"{proxy.server.url}/gmtags/api/builder/build",
+            json={"answers": {}},
+            headers={**framed, "Origin": proxy.server.url},
+        )
+        assert posted.status_code == 401
+
 
 class TestLoopback:
     @pytest.mark.parametrize("host", ["127.0.0.1", "127.4.5.6", "::1", "[::1]", "localhost"])
