@@ -7,7 +7,7 @@ STAMP  := $(VENV)/.installed
 # pins an old lark-parser, so it is installed there with --no-deps.
 BENCH  := .venv-bench
 
-.PHONY: demo test lint bench clean chromium postgresql screenshots
+.PHONY: demo test lint bench clean chromium postgresql nodejs screenshots
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -32,7 +32,13 @@ postgresql:
 	@ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || { apt-get update && \
 		DEBIAN_FRONTEND=noninteractive apt-get install -y postgresql; }
 
-test: lint chromium postgresql
+# The SillyTavern extension's tests run on node's own test runner (Debian's nodejs).
+nodejs:
+	@command -v node >/dev/null 2>&1 || { apt-get update && \
+		DEBIAN_FRONTEND=noninteractive apt-get install -y nodejs; }
+
+test: lint chromium postgresql nodejs
+	node --test tests/clients/
 	$(BIN)/pytest
 
 # The README's screenshots of the pages (docs/*.png), taken by the browser tests.

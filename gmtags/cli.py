@@ -22,6 +22,7 @@ from gmtags.cli_common import read_ruleset as _ruleset
 from gmtags.cli_common import read_snapshot as _snapshot
 from gmtags.cli_common import read_text as _read_text
 from gmtags.cli_common import write_state as _write_state
+from gmtags.clients import sillytavern
 from gmtags.demo import demo_file
 from gmtags.errors import GmtagsError
 from gmtags.process import ProcessResult, process
@@ -232,6 +233,7 @@ main.add_command(character)
 main.add_command(stream_command)
 main.add_command(transcript)
 main.add_command(serve_command)
+main.add_command(sillytavern)
 
 
 def run() -> None:
