@@ -162,8 +162,10 @@ function cardElement(receipt) {
                 dice.append(face);
             }
             roll.append(dice);
+            spaced(dice);
         }
         if (card.score) roll.append(el('span', 'gmtags-card-score', `= ${card.score}`));
+        spaced(roll);
         root.append(roll);
     }
 
@@ -181,12 +183,26 @@ function cardElement(receipt) {
     const mark = el('span', 'gmtags-card-mark', TONE_MARKS[/** @type {keyof typeof TONE_MARKS} */ (card.tone)] ?? '•');
     mark.setAttribute('aria-hidden', 'true');
     outcome.append(mark, el('span', 'gmtags-card-words', card.words));
+    spaced(outcome);
     root.append(outcome);
 
     for (const detail of card.details) {
         root.append(el('span', 'gmtags-card-detail', detail));
     }
+    spaced(root);
+    spaced(head);
     return root;
+}
+
+/**
+ * Put a space between an element's children, so the card's text reads (and
+ * copies) as words; a flex box does not draw white space between its items.
+ * @param {Element} element
+ */
+function spaced(element) {
+    for (const child of Array.from(element.children).slice(1)) {
+        child.before(' ');
+    }
 }
 
 /**
