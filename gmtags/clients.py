@@ -65,8 +65,9 @@ def _inside(path: Path, root: Path) -> bool:
     return path.resolve() == root or root in path.resolve().parents
 
 
-def install_extension(st_dir: Path, user: str) -> Path:
-    """Copy the extension into `st_dir`'s data folder for `user`; returns where it went.
+def install_extension(st_dir: Path, user: str, data_root: Path | None = None) -> Path:
+    """Copy the extension into `st_dir`'s data folder (or `data_root`, SillyTavern's
+    `--dataRoot`) for `user`; returns where it went.
 
     Raises ValueError with a message for the player when it cannot.
     """
@@ -75,8 +76,8 @@ def install_extension(st_dir: Path, user: str) -> Path:
         raise ValueError(problem)
     if not _USER.fullmatch(user):
         raise ValueError(f"{user!r} is not a SillyTavern user handle (such as default-user)")
-    root = st_dir.resolve()
-    data = root / "data"
+    root = st_dir.resolve() if data_root is None else data_root.resolve()
+    data = root / "data" if data_root is None else root
     user_dir = data / user
     if not user_dir.exists() and user != "default-user":
         known = sorted(p.name for p in data.iterdir() if p.is_dir()) if data.is_dir() else []
@@ -132,10 +133,15 @@ def sillytavern() -> None:
 @click.option(
     "--user", default="default-user", show_default=True, help="The SillyTavern user to install for."
 )
-def install_command(st_dir: Path, user: str) -> None:
+@click.option(
+    "--data-root",
+    type=click.Path(path_type=Path, file_okay=False),
+    help="SillyTavern's data folder when it is not ST_DIR/data (its --dataRoot).",
+)
+def install_command(st_dir: Path, user: str, data_root: Path | None) -> None:
     """Copy the extension into SillyTavern's folder ST_DIR (an older copy is replaced)."""
     try:
-        target = install_extension(st_dir, user)
+        target = install_extension(st_dir, user, data_root)
     except (ValueError, OSError) as error:
         fail(str(error))
     click.echo(next_steps(target))

@@ -57,6 +57,17 @@ class TestInstall:
         assert "--allow-origin http://127.0.0.1:8000" in result.output
         assert "Connect" in result.output
 
+    def test_installs_into_another_data_root(self, tmp_path: Path) -> None:
+        """With --data-root (SillyTavern's --dataRoot) the extension goes there, not ST_DIR/data."""
+        st = make_sillytavern(tmp_path / "st")
+        data = tmp_path / "elsewhere"
+        data.mkdir()
+        arguments = ["sillytavern", "install", str(st), "--data-root", str(data)]
+        result = CliRunner().invoke(main, arguments)
+        assert result.exit_code == 0, result.output
+        assert files_under(data / "default-user" / "extensions" / "gmtags") >= EXTENSION_FILES
+        assert not installed(st).exists()
+
     def test_replaces_an_older_copy(self, tmp_path: Path) -> None:
         """A file of an older copy that the new one lacks is gone; no staging folder is left."""
         st = make_sillytavern(tmp_path / "st")
