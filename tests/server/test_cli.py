@@ -15,6 +15,7 @@ from gmtags.server import cli
 from gmtags.server.auth import TokenGate
 from gmtags.server.config import ServerConfig
 from gmtags.server.guard import Guard, Policy
+from gmtags.server.prefix import ChatPrefix
 
 DEMO = Path(__file__).resolve().parents[2] / "gmtags" / "demo"
 DEMO_RULESET = str(DEMO / "ruleset.json")
@@ -104,6 +105,7 @@ class TestWorkers:
         policy = Policy("0.0.0.0", ("gm.example",), ("http://127.0.0.1:8000",))
         assert [(m.cls, m.kwargs) for m in app.user_middleware] == [
             (Guard, {"policy": policy}),
+            (ChatPrefix, {}),
             (TokenGate, {"token": "secret"}),
         ]
         book.store.close()

@@ -2,7 +2,8 @@
 
 Pages: `/gmtags/` (the chats) and `/gmtags/chats/{chat}` (its state beside its
 timeline; `?node=<id>` shows the state after that reply, `?node=start` the
-chat's start). JSON, part of the stable interface:
+chat's start; `?embed=1` the state alone, compact, for a frame: `state_embed`).
+JSON, part of the stable interface:
 
 - `GET /gmtags/api/chats` → `[{"chat", "replies", "updated"}]`, newest first;
 - `GET /gmtags/api/chats/{chat}` → `{"state": snapshot, "nodes": [{"id", "parent",
@@ -38,6 +39,7 @@ from gmtags.server.chats import ChatBook, chat_header
 from gmtags.server.config import ServerConfig
 from gmtags.server.errors import error_response, json_bytes, json_response
 from gmtags.server.events import ChatEvent, page_kind
+from gmtags.server.pages.state_embed import NO_GAME, embed_missing, embed_page
 from gmtags.server.pages.state_html import chat_page, index_page, not_found_page
 from gmtags.server.pages.state_timeline import START, iso_time
 
@@ -97,7 +99,10 @@ def routes(config: ServerConfig, book: ChatBook) -> list[BaseRoute]:
 
     async def page(request: Request) -> Response:
         chat_id = request.path_params["chat"]
+        embed = request.query_params.get("embed") == "1"
         if not store.has_chat(chat_id):
+            if embed:
+                return HTMLResponse(embed_missing(chat_id, NO_GAME, waiting=True), status_code=404)
             return HTMLResponse(not_found_page(f"No chat {chat_id!r}."), status_code=404)
         current = store.current_node(chat_id)
         written = request.query_params.get("node")
@@ -109,13 +114,16 @@ def routes(config: ServerConfig, book: ChatBook) -> list[BaseRoute]:
             node = find_node(chat_id, written or "")
             if node is None:
                 message = f"No reply {written!r} in chat {chat_id!r}."
-                return HTMLResponse(not_found_page(message), status_code=404)
+                html = embed_missing(chat_id, message, waiting=False) if embed else None
+                return HTMLResponse(html or not_found_page(message), status_code=404)
             snapshot, shown = store.snapshot(node.after), node.id
         else:
             snapshot = book.current(chat_id) or store.start(chat_id)
-        html = chat_page(
-            config.ruleset, chat_id, snapshot, store.nodes(chat_id), current, shown, chosen
-        )
+        nodes = store.nodes(chat_id)
+        if embed:
+            html = embed_page(config.ruleset, chat_id, snapshot, nodes, current, shown, chosen)
+        else:
+            html = chat_page(config.ruleset, chat_id, snapshot, nodes, current, shown, chosen)
         return HTMLResponse(html, headers=chat_header(chat_id))
 
     async def chats(request: Request) -> Response:
