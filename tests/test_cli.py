@@ -93,7 +93,7 @@ class TestProcessCommand:
             "--cards",
             stdin='[clock: name="A" tick="1"]',
         )
-        assert out.stdout == "«A: +1 → 4/4 (full)»"
+        assert out.stdout == "🕒 **A** 4/4 full"
 
     @pytest.mark.parametrize(
         ("args", "message"),
@@ -167,7 +167,7 @@ class TestDemoCommand:
         assert out.returncode == 0
         assert "What the player reads" in out.stdout
         assert 'result="ok" now="2/6"' in out.stdout
-        assert "«Alarm raised: +2 → 2/6»" in out.stdout
+        assert "🕒 **Alarm raised** 2/6" in out.stdout
 
     def test_demo_builds_a_character_from_answers_that_plays(self) -> None:
         """The demo's second half: the bundled answers build a 5e wizard whose builder-trained

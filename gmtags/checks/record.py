@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from gmtags.tags.card import check_card
 from gmtags.tags.receipt import Pairs, Receipt
 
 Result = str
@@ -164,20 +165,73 @@ class CheckRecord:
         return tuple(out)
 
     def card(self) -> str:
-        """One line for a person: `«Ward check (DC 8): [3, 5] +2 = 10. Success.»`."""
-        faces = ", ".join(str(r) for r in self.rolls)
+        """The check's card (SPEC §7.3), laid out by `gmtags.tags.card.check_card`:
+        `🎲 **Ward** · Bram · 2d6+4 vs 10 → 2, 5 · 11 · **success**`."""
+        return check_card(
+            self.skill, self.who, self.roll_words(), self.rolled_words(), self.score_words(),
+            self.outcome or self.result.replace("_", " "), self.extras(),
+        )  # fmt: skip
+
+    def roll_words(self) -> str:
+        """What was thrown and what it was read against: `3d10 ≥7 vs 2`, `1d100 ≤60`."""
+        dice = self.dice or "no dice"
+        if self.resolution == "against":
+            sign = "≤" if self.against == "at-most" else "≥"
+            modifier = f"{self.modifier:+d}" if self.modifier else ""
+            return f"{dice}{modifier} {sign}{self.dc}"
         if self.resolution == "successes":
-            unit = "success" if self.total == 1 else "successes"
-            arithmetic = f"[{faces}] → {self.total} {unit}"
-        elif self.resolution == "sum" and sum(self.rolls) + self.modifier == self.total:
-            modifier = f" {self.modifier:+d}" if self.modifier else ""
-            arithmetic = f"[{faces}]{modifier} = {self.total}"
-        else:
-            arithmetic = f"[{faces}] → {self.total}"
-        word = self.outcome or self.result.replace("_", " ").capitalize()
-        who = f"{self.who}: " if self.who else ""
-        card = f"«{who}{self.skill} check (DC {self.dc}): {arithmetic}. {word}.»"
-        return " ".join(card.splitlines())  # one line, whatever a name holds (U+2028, …)
+            return f"{dice} ≥{self.threshold} vs {self.dc}"
+        if self.highest:
+            return f"{dice} {'lowest' if self.zero_dice else 'highest'} vs {self.dc}"
+        modifier = f"{self.modifier:+d}" if self.modifier else ""
+        mode = f" with {self.mode}" if self.mode in ("advantage", "disadvantage") else ""
+        return f"{dice}{modifier}{mode} vs {self.dc}"
+
+    def rolled_words(self) -> str:
+        """The faces thrown, in order, those not kept struck through: `~~15~~, 18`."""
+        if not self.rolls:
+            return "no dice"
+        kept = self.kept()
+        return ", ".join(
+            str(face) if keep else f"~~{face}~~"
+            for face, keep in zip(self.rolls, kept, strict=True)
+        )
+
+    def kept(self) -> list[bool]:
+        """Which thrown dice the result kept, read from the faces and `used` (SPEC §3)."""
+        rolls, used = self.rolls, self.used
+        every = [True] * len(rolls)
+        if self.resolution == "successes":
+            return every
+        if self.highest or (self.resolution == "against" and len(rolls) > 1):
+            if used not in rolls:
+                return every
+            index = rolls.index(used)
+            return [i == index for i in range(len(rolls))]
+        half = len(rolls) // 2
+        if self.mode in ("advantage", "disadvantage") and half and len(rolls) == 2 * half:
+            if sum(rolls[:half]) == used:
+                return [True] * half + [False] * half
+            if sum(rolls[half:]) == used:
+                return [False] * half + [True] * half
+        return every
+
+    def score_words(self) -> str | None:
+        """The total (`11`) or the successes (`2 successes`); none for roll-against."""
+        if self.resolution == "successes":
+            return f"{self.total} {'success' if self.total == 1 else 'successes'}"
+        if self.resolution == "against":
+            return None
+        return str(self.total)
+
+    def extras(self) -> list[str]:
+        """What the check spent or drew besides its dice."""
+        out: list[str] = []
+        if self.spend:
+            out.append(f"spent {self.spend}")
+        if self.complication:
+            out.append("complication")
+        return out
 
     def receipt(self, inputs: Pairs) -> Receipt:
         """The receipt of this check, for a tag whose model-written attributes were `inputs`."""

@@ -209,12 +209,17 @@ class SymbolRecord(CheckRecord):
 
     net_labels: str = "no symbols"
 
-    def card(self) -> str:
-        """`«Kira: Athletics check (DC 2): 1 ability vs 2 difficulty → 1 Success. Success.»`."""
-        word = self.outcome or self.result.replace("_", " ").capitalize()
-        who = f"{self.who}: " if self.who else ""
-        dice = self.dice or "no dice"
-        return f"«{who}{self.skill} check (DC {self.dc}): {dice} → {self.net_labels}. {word}.»"
+    def roll_words(self) -> str:
+        """The dice on each side (`1 ability vs 2 difficulty`) and the net successes needed."""
+        return f"{self.dice or 'no dice'} (need {self.dc})"
+
+    def rolled_words(self) -> str:
+        """The net symbols by their labels (`1 Success`): the faces are symbol numbers."""
+        return self.net_labels
+
+    def score_words(self) -> str | None:
+        """A symbol card names its net symbols instead of a total."""
+        return None
 
 
 # ---------------------------------------------------------------------------

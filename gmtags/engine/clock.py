@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from gmtags.engine.context import Applied, Context
 from gmtags.state.snapshot import Clock, Snapshot, clock_key, clock_name_ok
+from gmtags.tags.card import clock_card
 from gmtags.tags.parse import ParsedTag
 from gmtags.tags.receipt import Pairs, Receipt, refused
 from gmtags.text import parse_int
@@ -32,9 +33,9 @@ def _inputs(tag: ParsedTag) -> Pairs:
     return tuple((attr.key, attr.value) for attr in tag.attrs)
 
 
-def _ok(tag: ParsedTag, name: str, now: str, change: str) -> Receipt:
+def _ok(tag: ParsedTag, name: str, now: str) -> Receipt:
     outputs = (*_echo(tag, name), ("result", "ok"), ("now", now))
-    return Receipt("clock", _inputs(tag), outputs, f"«{name}: {change}»")
+    return Receipt("clock", _inputs(tag), outputs, clock_card(outputs))
 
 
 def apply_clock(tag: ParsedTag, snapshot: Snapshot, context: Context) -> Applied:
@@ -42,7 +43,7 @@ def apply_clock(tag: ParsedTag, snapshot: Snapshot, context: Context) -> Applied
     config = context.ruleset.clocks
 
     def refuse(reason: str, name: str | None = None) -> Applied:
-        receipt = refused("clock", _inputs(tag), _echo(tag, name), reason, name)
+        receipt = refused("clock", _inputs(tag), _echo(tag, name), reason)
         return Applied(snapshot, receipt)
 
     if config is None:
@@ -73,7 +74,7 @@ def apply_clock(tag: ParsedTag, snapshot: Snapshot, context: Context) -> Applied
         clock = Clock(name=name, size=size, filled=0)
         return Applied(
             snapshot.with_clocks((*clocks, clock)),
-            _ok(tag, name, f"0/{size}", f"new clock, 0/{size}"),
+            _ok(tag, name, f"0/{size}"),
         )
 
     if index is None:
@@ -84,7 +85,7 @@ def apply_clock(tag: ParsedTag, snapshot: Snapshot, context: Context) -> Applied
         if tag.get("clear") not in _CLEAR_VALUES:
             return refuse("malformed", clock.name)
         remaining = clocks[:index] + clocks[index + 1 :]
-        return Applied(snapshot.with_clocks(remaining), _ok(tag, clock.name, "cleared", "cleared"))
+        return Applied(snapshot.with_clocks(remaining), _ok(tag, clock.name, "cleared"))
 
     tick = parse_int(tag.get("tick"), context.limits.integer_digits)
     if tick is None:
@@ -93,6 +94,5 @@ def apply_clock(tag: ParsedTag, snapshot: Snapshot, context: Context) -> Applied
     filled = min(max(clock.filled + tick, 0), clock.size)
     ticked = Clock(name=clock.name, size=clock.size, filled=filled)
     now = f"{filled}/{clock.size}"
-    change = f"{tick:+d} → {now}" + (" (full)" if filled == clock.size else "")
     updated = (*clocks[:index], ticked, *clocks[index + 1 :])
-    return Applied(snapshot.with_clocks(updated), _ok(tag, clock.name, now, change))
+    return Applied(snapshot.with_clocks(updated), _ok(tag, clock.name, now))

@@ -41,6 +41,7 @@ from gmtags.state.characters import PARTY_WHO, Character, find_character, party_
 from gmtags.state.names import PARTY_KEY, normalize_name
 from gmtags.state.saves import raise_revision
 from gmtags.state.snapshot import EMPTY_LIVE, CharacterCard, LiveEntry, PartySheet, Snapshot
+from gmtags.tags.card import sheet_card
 from gmtags.tags.parse import ParsedTag
 from gmtags.tags.receipt import Pairs, Receipt, refused
 from gmtags.text import parse_int
@@ -410,7 +411,8 @@ def _ok(
 ) -> Applied:
     text = cut_summary(now, context.limits.now_length)
     outputs = (*_echo(tag, op, head), ("result", "ok"), ("now", text))
-    return Applied(snapshot, Receipt("sheet", _inputs(tag), outputs, f"«{subject}: {text}»"))
+    card = sheet_card(op, outputs, subject)
+    return Applied(snapshot, Receipt("sheet", _inputs(tag), outputs, card))
 
 
 def _refuse(
@@ -419,9 +421,8 @@ def _refuse(
     snapshot: Snapshot,
     reason: str,
     head: tuple[str, str] | None = None,
-    subject: str | None = None,
 ) -> Applied:
-    receipt = refused("sheet", _inputs(tag), _echo(tag, op, head), reason, subject)
+    receipt = refused("sheet", _inputs(tag), _echo(tag, op, head), reason)
     return Applied(snapshot, receipt)
 
 
@@ -435,10 +436,10 @@ def _apply_party_sheet(tag: ParsedTag, op: str, snapshot: Snapshot, context: Con
         return _refuse(tag, op, snapshot, "unknown-sheet")
     head = ("sheet", written)
     if op not in PARTY_SHEET_OPS:
-        return _refuse(tag, op, snapshot, "unsupported-op", head, party.label)
+        return _refuse(tag, op, snapshot, "unsupported-op", head)
     result = PARTY_OPS[op](tag, snapshot, PartyValues(context.ruleset, party, snapshot), context)
     if isinstance(result, Refused):
-        return _refuse(tag, op, snapshot, result.reason, head, party.label)
+        return _refuse(tag, op, snapshot, result.reason, head)
     changed = raise_revision(result.snapshot)  # SPEC §11: every applied party command
     return _ok(tag, op, head, changed, result.now, party.label, context)
 
@@ -454,7 +455,7 @@ def _apply_everyone(tag: ParsedTag, op: str, snapshot: Snapshot, context: Contex
     head = ("who", PARTY_WHO)
     members = party_members(snapshot)
     if not members:
-        return _refuse(tag, op, snapshot, "unknown-character", head, PARTY_WHO)
+        return _refuse(tag, op, snapshot, "unknown-character", head)
     state = snapshot
     applied: list[str] = []
     missed: list[str] = []
@@ -468,7 +469,7 @@ def _apply_everyone(tag: ParsedTag, op: str, snapshot: Snapshot, context: Contex
             state = result.snapshot
             applied.append(f"{member.name} {result.now}" if len(members) > 1 else result.now)
     if not applied:
-        return _refuse(tag, op, snapshot, first or "malformed", head, PARTY_WHO)
+        return _refuse(tag, op, snapshot, first or "malformed", head)
     return _ok(tag, op, head, state, "; ".join([*applied, *missed]), PARTY_WHO, context)
 
 
@@ -484,9 +485,9 @@ def apply_sheet(tag: ParsedTag, snapshot: Snapshot, context: Context) -> Applied
         return _apply_everyone(tag, op, snapshot, context)
     found = find_character(snapshot, who)
     if isinstance(found, str):
-        return _refuse(tag, op, snapshot, found, subject=who)
+        return _refuse(tag, op, snapshot, found)
     head = ("who", found.name)
     result = CHARACTER_OPS[op](tag, snapshot, found, context)
     if isinstance(result, Refused):
-        return _refuse(tag, op, snapshot, result.reason, head, found.name)
+        return _refuse(tag, op, snapshot, result.reason, head)
     return _ok(tag, op, head, result.snapshot, result.now, found.name, context)

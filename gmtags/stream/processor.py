@@ -261,10 +261,16 @@ class StreamProcessor:
         passed = "".join(self._chunks)  # (the flowed text is not needed, but its length is)
         self._chunks.clear()
         self._kept.append(passed)
+        # The last character shown while flowing (the card view starts a card's line by it).
+        started = window.slice(self._seen, window.end)  # the prefix flowing started from
+        shown = len(started) + len(passed) - len(self._held) - len(prefix)
+        last = None
+        if shown > 0:
+            last = started[shown - 1] if shown <= len(started) else passed[shown - 1 - len(started)]
         end = window.end + len(passed)
         window.text = self._held + prefix
         window.base = end - len(window.text)
-        self._view.resume(window.base, self._mid_line)
+        self._view.resume(window.base, self._mid_line, last)
         self._seen = end - len(prefix)
         self._prefix, self._held, self._clear = None, "", False
 

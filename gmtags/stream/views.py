@@ -54,8 +54,9 @@ class View(Protocol):
         not flow, else the text the view holds back before `frontier` (whitespace)."""
         ...
 
-    def resume(self, start: int, mid_line: bool) -> None:
-        """The text that flowed is shown up to absolute `start` (then `mid_line` or not)."""
+    def resume(self, start: int, mid_line: bool, last: str | None = None) -> None:
+        """The text that flowed is shown up to absolute `start` (then `mid_line` or not);
+        `last` is the last character that flowed (None when none did)."""
         ...
 
 
@@ -86,7 +87,7 @@ class ReplaceView:
     def can_flow(self, window: Window, frontier: int) -> str | None:
         return "" if self._shown == frontier else None
 
-    def resume(self, start: int, mid_line: bool) -> None:
+    def resume(self, start: int, mid_line: bool, last: str | None = None) -> None:
         self._shown = start
 
 
@@ -95,9 +96,73 @@ def receipts_view() -> ReplaceView:
     return ReplaceView(Receipt.render)
 
 
-def cards_view() -> ReplaceView:
+class CardView:
+    """Card mode: `process(text).cards`, each card on a line of its own (SPEC §7.3).
+
+    A card is preceded by a newline unless what was shown so far is empty or
+    ends with one (known when the tag is placed), and followed by one unless
+    its tag ended the response or the next character is a newline: that is
+    *pending* until the character after the tag has come (or the response
+    closed), and while it is the view does not let narration flow.
+    """
+
+    verbatim = True
+    mid_line = True
+
+    def __init__(self) -> None:
+        self._shown = 0
+        self._line_start = True  # what was shown so far is empty or ends with a newline
+        self._pending = False  # a card is shown; the newline after it is not decided yet
+
+    @property
+    def needed(self) -> int:
+        return self._shown
+
+    def place(self, window: Window, item: Placed) -> str:
+        out = self._settle(window, False) + self._narrate(window.slice(self._shown, item.start))
+        before = "" if self._line_start else "\n"
+        self._shown, self._pending, self._line_start = item.end, True, False
+        return out + before + item.receipt.card + self._settle(window, False)
+
+    def advance(self, window: Window, frontier: int, final: bool) -> str:
+        out = self._settle(window, final)
+        text = window.slice(self._shown, frontier)
+        self._shown = frontier
+        return out + self._narrate(text)
+
+    def can_flow(self, window: Window, frontier: int) -> str | None:
+        return "" if self._shown == frontier and not self._pending else None
+
+    def resume(self, start: int, mid_line: bool, last: str | None = None) -> None:
+        self._shown = start
+        if last is not None:
+            self._line_start = last == "\n"
+
+    def _settle(self, window: Window, final: bool) -> str:
+        """The newline after a pending card, once the character after its tag is known."""
+        if not self._pending:
+            return ""
+        if window.end > self._shown:
+            after = window.slice(self._shown, self._shown + 1)
+        elif final:
+            after = "\n"  # the tag ended the response: nothing follows the card
+        else:
+            return ""
+        self._pending = False
+        if after == "\n":
+            return ""
+        self._line_start = True
+        return "\n"
+
+    def _narrate(self, text: str) -> str:
+        if text:
+            self._line_start = text.endswith("\n")
+        return text
+
+
+def cards_view() -> CardView:
     """Card mode: `process(text).cards`."""
-    return ReplaceView(lambda receipt: receipt.card)
+    return CardView()
 
 
 class DisplayView:
@@ -154,7 +219,7 @@ class DisplayView:
         # With no tag held, `advance` left only whitespace before `frontier`.
         return None if self._tags else window.slice(self._shown, frontier)
 
-    def resume(self, start: int, mid_line: bool) -> None:
+    def resume(self, start: int, mid_line: bool, last: str | None = None) -> None:
         self._shown, self._mid_line = start, mid_line
 
     def _restart_point(self, window: Window, frontier: int) -> int:

@@ -41,7 +41,7 @@ class Receipt:
 
     `inputs` are the attributes the model wrote (engine-written ones removed);
     `outputs` are every attribute of the rewritten tag, in receipt order;
-    `card` is a one-line summary for a person.
+    `card` is the one-line Markdown card a person reads (SPEC §7.3, `gmtags.tags.card`).
     """
 
     tag: str
@@ -117,10 +117,12 @@ def _join(name: str, parts: list[str]) -> str:
     return f"[{name}: {' '.join(parts)}]" if parts else f"[{name}:]"
 
 
-def refused(
-    tag: str, inputs: Pairs, echo: Pairs, reason: str, card_subject: str | None = None
-) -> Receipt:
-    """A refused receipt: the echoed attributes, then `result="refused" reason=…`."""
+def refused(tag: str, inputs: Pairs, echo: Pairs, reason: str) -> Receipt:
+    """A refused receipt: the echoed attributes, then `result="refused" reason=…`.
+
+    Its card says why in words (SPEC §7.3, `gmtags.tags.card.refused_card`).
+    """
+    from gmtags.tags.card import refused_card  # the card module reads receipts' pairs
+
     outputs = (*echo, ("result", "refused"), ("reason", reason))
-    subject = f"{tag} {card_subject}" if card_subject else tag
-    return Receipt(tag, inputs, outputs, f"«{subject}: refused ({reason})»")
+    return Receipt(tag, inputs, outputs, refused_card(tag, inputs, outputs))

@@ -3,7 +3,7 @@
 SPEC §1 and §3: the saved text keeps every tag rewritten as its receipt; the
 display narration hides tags (a line holding only tags goes, line break and
 all; an inline tag goes with one adjacent space); the card view puts a
-one-line summary where each tag was.
+one-line card where each tag was, on a line of its own (§7.3).
 """
 
 from __future__ import annotations
@@ -40,8 +40,34 @@ def receipt_text(text: str, placed: Sequence[Placed]) -> str:
 
 
 def card_text(text: str, placed: Sequence[Placed]) -> str:
-    """The response with every tag replaced by its one-line card."""
-    return _replace(text, placed, [item.receipt.card for item in placed])
+    """The response with every tag replaced by its one-line card, on a line of its own.
+
+    SPEC §7.3: a card is preceded by a newline unless it starts the text or
+    follows one, and followed by a newline unless its tag ended the text or is
+    followed by one, so a client stores each card where it reads back as a line.
+    The stream's card view (`gmtags.stream.views`) writes the same text.
+    """
+    out: list[str] = []
+    pos = 0
+    for item in placed:
+        out.append(text[pos : item.start])
+        out.append(card_piece(item.receipt.card, after_newline(out), item.end, text))
+        pos = item.end
+    out.append(text[pos:])
+    return "".join(out)
+
+
+def after_newline(out: Sequence[str]) -> bool:
+    """True when the text written so far is empty or ends with a newline."""
+    last = next((piece for piece in reversed(out) if piece), "")
+    return not last or last.endswith("\n")
+
+
+def card_piece(card: str, at_line_start: bool, end: int, text: str) -> str:
+    """A card with the newlines that put it on a line of its own (SPEC §7.3)."""
+    before = "" if at_line_start else "\n"
+    after = "" if end >= len(text) or text[end] == "\n" else "\n"
+    return f"{before}{card}{after}"
 
 
 def display_text(text: str, placed: Sequence[Placed]) -> str:

@@ -232,59 +232,87 @@ class TestAttrs:
 
 
 class TestCard:
+    """SPEC §7.3: a check's card names the check, who, the roll, the faces and the outcome."""
+
     def test_reference_example(self) -> None:
-        """The docstring's example: dice, modifier, total, then the result word."""
-        got = card(rolls=[3, 5], used=8, modifier=2, total=10, result="success")
-        assert got == "«Ward check (DC 8): [3, 5] +2 = 10. Success.»"
+        """The spec's pool example: dice and threshold, faces, successes, outcome in bold."""
+        got = card(
+            who="Bram", dc=2, rolls=[9, 3, 7], used=2, total=2, result="success",
+            resolution="successes", dice="3d10", threshold=7,
+        )  # fmt: skip
+        assert got == "🎲 **Ward** · Bram · 3d10 ≥7 vs 2 → 9, 3, 7 · 2 successes · **success**"
 
     @pytest.mark.parametrize(
-        ("fields", "arithmetic"),
+        ("fields", "middle"),
         [
-            ({"rolls": [3, 5], "total": 8}, "[3, 5] = 8"),
-            ({"rolls": [3, 5], "modifier": -1, "total": 7}, "[3, 5] -1 = 7"),
-            ({"rolls": [0, -1, 0, 1], "modifier": 3, "total": 3}, "[0, -1, 0, 1] +3 = 3"),
-            ({"rolls": [15, 18], "modifier": 5, "total": 23}, "[15, 18] → 23"),
-            ({"rolls": [2, 3, 1], "total": 3, "highest": True}, "[2, 3, 1] → 3"),
-            ({"rolls": [21, 21], "total": 21, "resolution": "against"}, "[21, 21] → 21"),
-            ({"rolls": [], "total": 0}, "[] = 0"),
+            ({"dice": "2d6", "rolls": [3, 5], "used": 8, "total": 8}, "2d6 vs 8 → 3, 5 · 8"),
+            (
+                {"dice": "2d6", "rolls": [3, 5], "used": 8, "modifier": -1, "total": 7},
+                "2d6-1 vs 8 → 3, 5 · 7",
+            ),
+            (
+                {"dice": "2d20", "rolls": [15, 18], "used": 18, "modifier": 5, "total": 23,
+                 "mode": "advantage"},
+                "2d20+5 with advantage vs 8 → ~~15~~, 18 · 23",
+            ),
+            (
+                {"dice": "2d20", "rolls": [15, 18], "used": 15, "total": 15,
+                 "mode": "disadvantage"},
+                "2d20 with disadvantage vs 8 → 15, ~~18~~ · 15",
+            ),
+            (
+                {"dice": "3d6", "rolls": [2, 3, 1], "used": 3, "total": 3, "highest": True},
+                "3d6 highest vs 8 → ~~2~~, 3, ~~1~~ · 3",
+            ),
+            (
+                {"dice": "1d100", "rolls": [36, 56], "used": 56, "total": 56,
+                 "resolution": "against", "against": "at-most"},
+                "1d100 ≤8 → ~~36~~, 56",
+            ),
+            ({"rolls": [], "total": 0}, "no dice vs 8 → no dice · 0"),
         ],
-    )
-    def test_sum_shows_the_arithmetic_only_when_it_adds_up(
-        self, fields: dict[str, Any], arithmetic: str
+    )  # fmt: skip
+    def test_the_roll_with_kept_dice_distinguishable(
+        self, fields: dict[str, Any], middle: str
     ) -> None:
-        """A sum reads `= total` when dice plus modifier make it, otherwise `→ total`."""
-        assert card(**fields) == f"«Ward check (DC 8): {arithmetic}. Failure.»"
+        """Dice thrown but not kept are struck through; the total follows the faces."""
+        assert card(**fields) == f"🎲 **Ward** · {middle} · **failure**"
 
     @pytest.mark.parametrize(
         ("rolls", "total", "counted"),
         [([4, 5, 2, 7], 1, "1 success"), ([8, 9], 2, "2 successes"), ([], 0, "0 successes")],
     )
     def test_pool_counts_successes(self, rolls: list[int], total: int, counted: str) -> None:
-        """A dice pool shows its faces and the successes counted, singular for one."""
-        got = card(rolls=rolls, total=total, resolution="successes")
-        assert got == f"«Ward check (DC 8): {rolls} → {counted}. Failure.»"
+        """A dice pool counts its successes, singular for one."""
+        got = card(rolls=rolls, total=total, resolution="successes", dice="4d10", threshold=7)
+        assert f" · {counted} · **failure**" in got
 
     @pytest.mark.parametrize(
         ("result", "word"),
         [
-            ("success", "Success"),
-            ("failure", "Failure"),
-            ("critical_success", "Critical success"),
-            ("critical_failure", "Critical failure"),
+            ("success", "success"),
+            ("failure", "failure"),
+            ("critical_success", "critical success"),
+            ("critical_failure", "critical failure"),
         ],
     )
     def test_result_word(self, result: str, word: str) -> None:
-        """Without tiers the card says the result in words."""
-        assert card(result=result).endswith(f". {word}.»")
+        """Without tiers the card says the result in words, in bold."""
+        assert card(result=result).endswith(f" · **{word}**")
 
     def test_tier_label_beats_the_result_word(self) -> None:
         """A declared tier's label is what the card says."""
-        assert card(result="success", outcome="Hard success").endswith(". Hard success.»")
+        assert card(result="success", outcome="Hard success").endswith(" · **Hard success**")
 
-    def test_who_comes_first(self) -> None:
-        """A resolved character opens the card; the dc may be negative."""
-        got = card(who="Bram", dc=-3, rolls=[1], total=1)
-        assert got == "«Bram: Ward check (DC -3): [1] = 1. Failure.»"
+    def test_what_was_spent_comes_last(self) -> None:
+        """A check that spent from a pool, or drew a complication, says so after the outcome."""
+        got = card(spend="resolve:1", complication=True)
+        assert got.endswith("**failure** · spent resolve:1 · complication")
+
+    def test_who_comes_second(self) -> None:
+        """A resolved character follows the check's name; the dc may be negative."""
+        got = card(who="Bram", dc=-3, rolls=[1], used=1, total=1, dice="1d6")
+        assert got == "🎲 **Ward** · Bram · 1d6 vs -3 → 1 · 1 · **failure**"
 
     def test_long_names_stay_whole(self) -> None:
         """The card is for a person: a 10,000-character skill is not cut."""
@@ -292,8 +320,9 @@ class TestCard:
 
     @pytest.mark.parametrize("breaker", ["\u2028", "\x85", "\x0b"])
     def test_card_is_one_line(self, breaker: str) -> None:
-        """A card is one line whatever the skill and the stranger's name hold."""
-        assert len(card(skill=f"Cl{breaker}imb", who=f"A{breaker}b").splitlines()) == 1
+        """A card is one line whatever the skill, the stranger's name and the dice hold."""
+        got = card(skill=f"Cl{breaker}imb", who=f"A{breaker}b", dice=f"2{breaker}d6")
+        assert len(got.splitlines()) == 1
 
 
 class TestReceipt:
@@ -307,7 +336,7 @@ class TestReceipt:
             inputs,
             record.attrs(),
         )
-        assert receipt.card == "«Climb check (DC 10): [2, 5] +4 = 11. Failure.»"
+        assert receipt.card == "🎲 **Climb** · no dice+4 vs 10 → 2, 5 · 11 · **failure**"
         assert receipt.text == (
             '[skill_check: skill="Climb" dc="10" rolls="2|5" used="7" modifier="4" total="11" '
             'result="failure" resolution="sum" dice=""]'

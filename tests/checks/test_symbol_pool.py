@@ -410,8 +410,8 @@ class TestReceipt:
             'Ability: s; Boost: s; Difficulty: f+h, f; Setback: h" setback="1" upgradeOwn="1"]'
         )
         assert made.card == (
-            "«Kira: Athletics check (DC 2): 2 proficiency 1 ability 1 boost vs 2 difficulty "
-            "1 setback → 2 Success. Success.»"
+            "🎲 **Athletics** · Kira · 2 proficiency 1 ability 1 boost vs 2 difficulty "
+            "1 setback (need 2) → 2 Success · **success**"
         )
 
     def test_largest_roll_fits(self) -> None:

@@ -132,9 +132,9 @@ class TestReceipt:
         )
 
     def test_card(self) -> None:
-        """The one-line card names who and the new value."""
+        """The one-line card (SPEC §7.3) names who, the pool, the change and the new value."""
         applied = run('[sheet: op="spend" pool="hp" amount="3"]', torches(), ruleset(TORCHES))
-        assert applied.receipt.card == "«Ada: 35/38»"
+        assert applied.receipt.card == "💠 Ada hp −3 → 35/38"
 
     def test_now_is_cut_at_the_last_separator(self) -> None:
         """ENGINE-NOTES §6: `now` is cut to 240 characters, back to the last `; `."""

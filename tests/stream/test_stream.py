@@ -391,11 +391,13 @@ class TestHoldingBack:
         self, mode: dict[str, bool]
     ) -> None:
         """Issue 16: a chunk with no `[` while nothing is held goes out as it came, before and
-        after a tag, and the response is still the one `process()` gives."""
+        after a tag (after a card, once the newline that ends its line is shown: SPEC §7.3),
+        and the response is still the one `process()` gives."""
         processor = self.feeder(**mode)
         chunks = ["The gate ", "creaks. ", '[clock: name="Dusk" size="4"]', " Rain", " falls."]
         shown = [processor.feed(chunk) for chunk in chunks]
-        assert shown[:2] == chunks[:2] and shown[3:] == chunks[3:]
+        after_card = ["\n Rain", " falls."] if mode else chunks[3:]
+        assert shown[:2] == chunks[:2] and shown[3:] == after_card
         assert processor.held == 0
         whole = process("".join(chunks), torches(), start(), seed=1)
         assert "".join(shown) + processor.close() == (whole.cards if mode else whole.text)
@@ -747,3 +749,51 @@ def test_may_wait_is_every_whitespace_character() -> None:
     from gmtags.stream.processor import _MAY_WAIT
 
     assert {c for c in map(chr, range(0x110000)) if c.isspace()} == _MAY_WAIT
+
+
+@st.composite
+def card_placements(draw: st.DrawFn) -> tuple[str, list[int]]:
+    """Replies whose tags sit mid-line, at a line's end, at the very end, side by side, or
+    after a card that ends a line (SPEC §7.3), with cuts at the hardest places."""
+    parts: list[str] = []
+    for _ in range(draw(st.integers(1, 6))):
+        parts.append(draw(st.sampled_from(["", "a", "a ", " b", "\n", "c\n", "\r\n"])))
+        parts.append(draw(st.one_of(VALID_TAGS, broken_tags())))
+        if draw(st.booleans()):
+            parts.append(draw(VALID_TAGS))  # adjacent
+    parts.append(draw(st.sampled_from(["", "\n", " end", "\nend", "end\n"])))
+    text = "".join(parts)
+    return text, tricky_cuts(draw, text)
+
+
+class TestCardLines:
+    """SPEC §7.3: in card mode each card stands on a line of its own, streamed or not."""
+
+    @PROPERTY
+    @given(case=card_placements())
+    def test_stream_equals_process(self, case: tuple[str, list[int]]) -> None:
+        """Any chunking of a reply gives the card text `process()` gives."""
+        text, cuts = case
+        shown, processor = stream(text, cuts, "cards")
+        assert (
+            shown
+            == processor.result.cards
+            == expected(process(text, torches(), start(), seed=7), "cards")
+        )
+
+    @PROPERTY
+    @given(case=card_placements())
+    def test_every_card_is_a_line(self, case: tuple[str, list[int]]) -> None:
+        """Every card of the reply is a whole line of the card text, in order."""
+        text, _ = case
+        result = process(text, torches(), start(), seed=7)
+        lines = result.cards.split("\n")
+        cards = [placed.card for placed in result.receipts]
+        assert [line for line in lines if line in cards] == cards
+
+    @given(text=card_placements().map(lambda case: case[0]))
+    @settings(max_examples=100, deadline=None)
+    def test_one_character_chunks(self, text: str) -> None:
+        """Character by character, the card lines come out the same."""
+        shown, processor = stream(text, list(range(len(text))), "cards")
+        assert shown == processor.result.cards

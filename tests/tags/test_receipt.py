@@ -292,12 +292,14 @@ class TestRefused:
             receipt.text == '[clock: name="Alarm" tick="x" result="refused" reason="invalid-value"]'
         )
 
-    def test_card_names_the_tag_and_the_subject(self) -> None:
-        """The card says what was refused and why; a subject follows the tag name."""
-        assert refused("clock", (), (), "too-many").card == "«clock: refused (too-many)»"
-        assert (
-            refused("sheet", (), (), "unknown-field", "Bram hp").card
-            == "«sheet Bram hp: refused (unknown-field)»"
+    def test_card_says_why_in_words(self) -> None:
+        """The card says what was refused and why, naming what the receipt names (SPEC §7.3)."""
+        assert refused("clock", (), (), "too-many").card == (
+            "⚠️ clock refused: too many commands in one reply"
+        )
+        echo: Pairs = (("who", "Bram"), ("op", "note"), ("field", "hp"))
+        assert refused("sheet", echo, echo, "unknown-field").card == (
+            '⚠️ sheet refused: no field "hp" for "Bram"'
         )
 
     def test_echo_may_differ_from_inputs(self) -> None:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from gmtags.tags.receipt import Receipt, render_tag
-from gmtags.tags.render import Placed, display_text
+from gmtags.tags.render import Placed, card_text, display_text
 
 
 def placed_at(text: str, *tags: str) -> list[Placed]:
@@ -66,3 +66,27 @@ class TestReceiptLength:
         assert len(text) <= 4096
         assert text.endswith('result="refused" reason="unsupported"]')
         assert text.startswith("[sheet: flag0 flag1 ")
+
+
+class TestCardText:
+    """SPEC §7.3: each card on a line of its own, newlines added only where needed."""
+
+    def test_inline_tag_gets_a_line(self) -> None:
+        """A tag mid-line becomes a card between two line breaks."""
+        text = "a [T] b"
+        assert card_text(text, placed_at(text, "[T]")) == "a \ncard\n b"
+
+    def test_tag_on_its_own_line_adds_nothing(self) -> None:
+        """A tag already alone on its line keeps the line breaks it has."""
+        text = "a\n[T]\nb"
+        assert card_text(text, placed_at(text, "[T]")) == "a\ncard\nb"
+
+    def test_tag_at_the_start_and_at_the_end(self) -> None:
+        """No line break is added before a card that starts the text, nor after one that ends it."""
+        text = "[T] a [U]"
+        assert card_text(text, placed_at(text, "[T]", "[U]")) == "card\n a \ncard"
+
+    def test_adjacent_tags_take_one_line_each(self) -> None:
+        """Two tags side by side become two card lines, one break between them."""
+        text = "a[T][U]b"
+        assert card_text(text, placed_at(text, "[T]", "[U]")) == "a\ncard\ncard\nb"
