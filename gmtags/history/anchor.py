@@ -208,6 +208,45 @@ def find_anchor(messages: Sequence[Said], nodes: Nodes, chat_id: str | None) -> 
     return None
 
 
+def matched_chains(
+    messages: Sequence[Said], anchor: Anchor, nodes: Nodes
+) -> list[tuple[int, list[Node]]]:
+    """The assistant messages the anchor and its ancestors match, newest first: each one's
+    index and the chain of nodes (first to last) it matches; the anchor's message first.
+
+    Going back from the anchor's chain, each earlier assistant message is tried against
+    a chain ending at the parent of the chain found last (SPEC §7.1: continuations make
+    one message); a message that matches it not (an edit, a reply gmtags never made) is
+    passed over.
+    """
+    search = _Search(nodes, anchor.node.chat_id)
+    search.cache[anchor.node.id] = anchor.node
+    chain = _chain(search, anchor.node, anchor.first)
+    found = [(anchor.message, chain)]
+    at = chain[0].parent
+    for index in range(anchor.message - 1, -1, -1):
+        if at is None:
+            break
+        message = messages[index]
+        if message.role != "assistant" or message.fingerprint.empty:
+            continue
+        first = search.chain_start(message.fingerprint, search.node(at))
+        if first is None:
+            continue
+        chain = _chain(search, search.node(at), first.id)
+        found.append((index, chain))
+        at = first.parent
+    return found
+
+
+def _chain(search: _Search, end: Node, first: int) -> list[Node]:
+    """The nodes from `first` to `end`, following parents back from `end`."""
+    chain = [end]
+    while chain[-1].id != first and chain[-1].parent is not None and len(chain) <= CHAIN:
+        chain.append(search.node(chain[-1].parent))
+    return chain[::-1]
+
+
 def continues(messages: Sequence[Said], anchor: int) -> bool:
     """True when the messages end with message `anchor`, or after it hold only system
     messages and nudges (user messages quoting its text)."""

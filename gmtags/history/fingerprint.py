@@ -6,7 +6,11 @@ content, never by position:
 
 - a message that holds gmtags receipts is known by the ordered list of them
   (an edit of the prose around them keeps it); each receipt is its tag text
-  with whitespace runs collapsed;
+  with whitespace runs collapsed. A card line (SPEC §7.3: a line starting
+  with a card marker and a space, as `--display cards` writes it, the first
+  line also after a speaker prefix) counts as a receipt too, its text with
+  whitespace collapsed, so a message showing cards is known by its cards, in
+  order with any receipts (`card_lines`);
 - any other message by its text, whitespace runs collapsed and trimmed, with
   a leading speaker prefix ignored: up to 64 characters ending in `": "` on
   its first line, as SillyTavern's names modes add ("Gamemaster: …").
@@ -35,6 +39,7 @@ from dataclasses import dataclass
 import regex
 
 from gmtags.limits import DEFAULT_LIMITS, Limits
+from gmtags.tags.card import MARKERS, is_card_line
 from gmtags.tags.scan import find_spans
 from gmtags.text import mend_surrogates
 
@@ -70,13 +75,46 @@ def strip_speaker(text: str) -> str:
     return body[colon + 2 :]
 
 
+_CARD_STARTS = frozenset(marker[0] for marker in MARKERS)
+
+
+def card_lines(text: str) -> list[tuple[int, int]]:
+    """The card lines of `text` (SPEC §7.3), in order: where each card starts and where its
+    line ends (before the line break). The first line's card may follow a speaker prefix."""
+    if not any(char in text for char in _CARD_STARTS):
+        return []
+    found: list[tuple[int, int]] = []
+    start = 0
+    while start <= len(text):
+        end = text.find("\n", start)
+        end = len(text) if end < 0 else end
+        line = text[start:end]
+        if is_card_line(line):
+            found.append((start, end))
+        elif start == 0 and is_card_line(spoken := strip_speaker(line)):
+            found.append((end - len(spoken), end))
+        start = end + 1
+    return found
+
+
 def iter_receipts(text: str, limits: Limits = DEFAULT_LIMITS) -> Iterator[str | None]:
     """Each tag span of `text` in order: its receipt (a whole tag that carries `result=`,
-    whitespace collapsed), or None for a span that is not one. A caller can pause between
-    spans (the proxy does, on a very long reply)."""
+    whitespace collapsed), or None for a span that is not one; each card line, its text
+    collapsed, in its place among them (a span inside a card line is part of the card). A
+    caller can pause between spans (the proxy does, on a very long reply)."""
+    cards = card_lines(text)
+    next_card = 0
     for span in find_spans(text, limits):
+        while next_card < len(cards) and cards[next_card][1] <= span.start:
+            start, end = cards[next_card]
+            yield _collapse(text[start:end])
+            next_card += 1
+        if next_card < len(cards) and cards[next_card][0] < span.end:
+            continue  # inside a card line
         tag = text[span.start : span.end]
         yield _collapse(tag) if span.complete and _RESULT.search(tag) else None
+    for start, end in cards[next_card:]:
+        yield _collapse(text[start:end])
 
 
 def receipts_in(text: str, limits: Limits = DEFAULT_LIMITS) -> tuple[str, ...]:

@@ -29,6 +29,9 @@ Versions:
    rows, which are not carried to other replies) and `nodes.saves` (a JSON
    list of the `edits` ids whose save the node's snapshot after holds; NULL:
    none), and an index of `edits` by chat.
+4. What a reply applied, whatever the player saw (SPEC §7.2, §7.3): `nodes.applied`,
+   a JSON list of the receipts of the reply's commands, in order (NULL on older rows
+   and for a reply without commands: its receipts are then its fingerprint's).
 """
 
 from __future__ import annotations
@@ -154,6 +157,10 @@ def _version_3(db: Connection, dialect: str) -> None:
     db.execute("CREATE INDEX IF NOT EXISTS edits_chat ON edits(chat_id, id)")
 
 
+def _version_4(db: Connection, dialect: str) -> None:
+    _add_column(db, dialect, "nodes", "applied", "TEXT")
+
+
 def _add_column(db: Connection, dialect: str, table: str, column: str, declared: str) -> None:
     """Add a column unless the table has it (each migration can run on any older store)."""
     if dialect == "postgresql":
@@ -172,7 +179,12 @@ def _run(db: Connection, script: str) -> None:
             db.execute(statement)
 
 
-MIGRATIONS: tuple[Callable[[Connection, str], None], ...] = (_version_1, _version_2, _version_3)
+MIGRATIONS: tuple[Callable[[Connection, str], None], ...] = (
+    _version_1,
+    _version_2,
+    _version_3,
+    _version_4,
+)
 """Migration n + 1 takes a store from version n to n + 1 (given the database's dialect)."""
 LATEST = len(MIGRATIONS)
 MIGRATION_LOCK = 0x676D74616773  # "gmtags"

@@ -26,7 +26,8 @@ Tables (`gmtags.history.schema`: versioned, migrated on opening, never destructi
   `key` and `tail` are the fingerprint's lookup keys and `size` its size
   (indexed); `receipts` (a
   JSON list) or `text` is the fingerprint itself, read to confirm a match;
-  `created` when the node was made (added to older files on opening);
+  `created` when the node was made (added to older files on opening); `applied`
+  the receipts of its commands (a JSON list), whatever the client was shown;
 - `edits(id, chat_id, node, old, new, created)`: each save the pages made into
   a chat's current snapshot (`edit_current`): the node whose snapshot after
   it replaced (NULL: the chat's start), and the snapshots before and after.
@@ -71,7 +72,9 @@ from gmtags.state.snapshot import Snapshot
 NodeKind = Literal["turn", "continue", "aside"]
 """What a node's request was: a player's turn, a continuation, or anything else (background)."""
 
-_NODE_COLUMNS = "id, chat_id, parent, kind, seed, before, after, receipts, text, created, saves"
+_NODE_COLUMNS = (
+    "id, chat_id, parent, kind, seed, before, after, receipts, text, created, saves, applied"
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,6 +105,13 @@ class Node:
     """When the node was made (seconds since the epoch; None in a file older than the column)."""
     saves: frozenset[int] = frozenset()
     """The page saves (`edits` ids) its snapshot after holds (see `saves`)."""
+    applied: tuple[str, ...] = ()
+    """The receipts of the reply's commands, as written, whatever the client was shown."""
+
+    @property
+    def receipts(self) -> tuple[str, ...]:
+        """SPEC §7.2: the receipts of the commands applied (an older node: its fingerprint's)."""
+        return self.applied or self.fingerprint.receipts
 
 
 @dataclass(frozen=True, slots=True)
@@ -125,7 +135,7 @@ class ChatSummary:
 
 
 def _node(row: tuple[object, ...]) -> Node:
-    ident, chat_id, parent, kind, seed, before, after, receipts, text, created, saves = row
+    ident, chat_id, parent, kind, seed, before, after, receipts, text, created, saves, applied = row
     print_ = Fingerprint(
         tuple(json.loads(str(receipts))) if receipts else (), str(text) if text else ""
     )
@@ -140,6 +150,7 @@ def _node(row: tuple[object, ...]) -> Node:
         print_,
         None if created is None else float(str(created)),
         frozenset(json.loads(str(saves))) if saves else frozenset(),
+        tuple(json.loads(str(applied))) if applied else (),
     )
 
 
@@ -438,15 +449,16 @@ class HistoryStore:
         *,
         current: bool,
         saves: frozenset[int] = frozenset(),
+        applied: tuple[str, ...] = (),
     ) -> Node:
         """Store a reserved node's reply (`after`: its snapshot, or the name of one the store
-        holds, holding the page saves `saves`); with `current`, it becomes its chat's current
-        node."""
+        holds, holding the page saves `saves`, its commands' receipts `applied`); with
+        `current`, it becomes its chat's current node."""
         with self._transaction(node.chat_id) as db:
             name = after if isinstance(after, str) else self._name(db, after)
             db.execute(
                 "UPDATE nodes SET after = ?, seed = ?, key = ?, tail = ?, size = ?, receipts = ?,"
-                " text = ?, saves = ? WHERE id = ?",
+                " text = ?, saves = ?, applied = ? WHERE id = ?",
                 (
                     name,
                     node.seed,
@@ -456,6 +468,7 @@ class HistoryStore:
                     _receipts(print_),
                     print_.text or None,
                     _marks(saves),
+                    json.dumps(list(applied), ensure_ascii=False) if applied else None,
                     node.id,
                 ),
             )
@@ -474,6 +487,7 @@ class HistoryStore:
             print_,
             node.created,
             saves,
+            applied,
         )
 
     def abandon(self, node: Node) -> None:

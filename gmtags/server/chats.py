@@ -48,12 +48,14 @@ from gmtags.history.anchor import (
     is_player_turn,
     said,
 )
-from gmtags.history.fingerprint import Fingerprint, fingerprint
+from gmtags.history.fingerprint import Fingerprint, card_lines, fingerprint
+from gmtags.history.readback import shown_receipts, with_receipts
 from gmtags.history.store import HistoryStore, Node, NodeKind
 from gmtags.log import get_logger
 from gmtags.server.events import ChatEvents
 from gmtags.state.saves import apply_save
 from gmtags.state.snapshot import Snapshot
+from gmtags.tags.receipt import Receipt
 
 CHAT_HEADER = "X-Gmtags-Chat"
 MAX_CHAT_ID = 200
@@ -106,6 +108,10 @@ class Turn:
     before: Snapshot
     saves: frozenset[int] = frozenset()
     """The page saves `before` holds (`HistoryStore.saves`)."""
+    spoken: tuple[Said, ...] = ()
+    """The request's messages as placement read them."""
+    match: Anchor | None = None
+    """The anchor as placement found it: its message and the chain that message matched."""
 
     @property
     def chat_id(self) -> str:
@@ -146,6 +152,7 @@ class ChatBook:
                 if anchor is not None:  # its snapshot after, as of now
                     anchor = replace(anchor, node=self.store.node(anchor.node.id))
             turn, moved = self._place(chat_id, spoken, anchor)
+        turn = replace(turn, spoken=tuple(spoken), match=anchor)
         if moved:
             self.events.current(chat_id, turn.node.parent)
         return turn
@@ -202,18 +209,40 @@ class ChatBook:
         return snapshot, held | {save.id for save in missing}
 
     def finish(
-        self, turn: Turn, text: str, after: Snapshot, print_: Fingerprint | None = None
+        self,
+        turn: Turn,
+        text: str,
+        after: Snapshot,
+        print_: Fingerprint | None = None,
+        applied: Sequence[Receipt] = (),
     ) -> Node:
         """Store the reply as the player received it (`text`, or its fingerprint `print_` when
-        already made) with the snapshot it left."""
+        already made) with the snapshot it left and the receipts of the commands it applied
+        (SPEC §7.2: whatever the display mode)."""
         made = fingerprint(text) if print_ is None else print_
         after, held = self._carried(turn.chat_id, after, None, turn.saves)  # saved meanwhile
         # A reply that changed nothing hands its snapshot on as it was: no need to hash it.
         state: Snapshot | str = turn.node.before if after is turn.before else after
-        node = self.store.complete(turn.node, state, made, current=turn.kind == "turn", saves=held)
+        node = self.store.complete(
+            turn.node,
+            state,
+            made,
+            current=turn.kind == "turn",
+            saves=held,
+            applied=tuple(receipt.render() for receipt in applied),
+        )
         current = node.id if turn.kind == "turn" else self.store.current_node(node.chat_id)
         self.events.node(node.chat_id, node.id, node.parent, node.kind, current)
         return node
+
+    def as_receipts(
+        self, turn: Turn, messages: Sequence[Mapping[str, Any]]
+    ) -> list[Mapping[str, Any]]:
+        """SPEC §7.3: the request's messages with the cards of every assistant message placement
+        matched replaced by the receipts they show (`gmtags.history.readback`)."""
+        if not any(card_lines(said.text) for said in turn.spoken if said.role == "assistant"):
+            return list(messages)  # no cards: nothing to read back (no store read)
+        return with_receipts(messages, shown_receipts(turn.spoken, turn.match, self.store))
 
     def abandon(self, turn: Turn) -> None:
         """Forget a reply that was never made, and its chat when nothing else is in it (the

@@ -39,7 +39,7 @@ from gmtags.history.records import HistoryError
 from gmtags.history.store import HistoryStore
 from gmtags.server.app import create_app, settle
 from gmtags.server.auth import needs_token
-from gmtags.server.config import ServerConfig
+from gmtags.server.config import DISPLAYS, ServerConfig
 from gmtags.server.guard import origin_problem
 
 DEFAULT_DB = "gmtags-history.sqlite3"
@@ -79,7 +79,16 @@ def check_origins(origins: tuple[str, ...]) -> None:
     help="The SQLite file, or postgresql:// database, that keeps each chat's snapshot history.",
 )
 @click.option("--state", "state_path", help="The snapshot a new chat starts from (default: empty).")
-@click.option("--display", is_flag=True, help="Reply with the narration with tags hidden.")
+@click.option(
+    "--display",
+    type=click.Choice(DISPLAYS),
+    default="receipts",
+    show_default=True,
+    is_flag=False,
+    flag_value="hidden",
+    help="What the client receives where a command stood (SPEC §7.3): its receipt, a one-line"
+    " card, or nothing; a bare --display means hidden.",
+)
 @click.option(
     "--token",
     envvar=TOKEN_ENV,
@@ -123,7 +132,7 @@ def serve_command(
     port: int,
     db: str,
     state_path: str | None,
-    display: bool,
+    display: str,
     layers: str | None,
     rulesets: tuple[str, ...],
     merge_instructions: bool,
@@ -181,13 +190,22 @@ def server_config(options: dict[str, Any], token: str | None) -> ServerConfig:
         upstream=options["upstream"],
         db=options["db"],
         start=start,
-        display=options["display"],
+        display=_display(options["display"]),
         merge_instructions=options["merge_instructions"],
         token=token,
         host=options.get("host", "127.0.0.1"),
         public_hosts=tuple(options.get("public_hosts", ())),
         allow_origins=tuple(options.get("allow_origins", ())),
     )
+
+
+def _display(value: object) -> str:
+    """`--display` as SPEC §7.3 names it (options an older gmtags wrote held a bool)."""
+    if isinstance(value, bool):
+        return "hidden" if value else "receipts"
+    if value not in DISPLAYS:
+        raise click.BadParameter(f"must be one of {', '.join(DISPLAYS)}", param_hint="--display")
+    return str(value)
 
 
 def worker_app() -> Starlette:

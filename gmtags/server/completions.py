@@ -52,7 +52,7 @@ from __future__ import annotations
 import asyncio
 import json
 import sqlite3
-from collections.abc import AsyncGenerator, AsyncIterator, Callable, Mapping
+from collections.abc import AsyncGenerator, AsyncIterator, Callable, Mapping, Sequence
 from typing import Any
 
 import httpx
@@ -74,6 +74,7 @@ from gmtags.server.sse import DONE, event, sse_data, sse_lines
 from gmtags.server.upstream import Upstream, UpstreamError, UpstreamStream, failure, wrong_shape
 from gmtags.state.snapshot import Snapshot
 from gmtags.stream import StreamProcessor
+from gmtags.tags.receipt import Receipt
 from gmtags.text import mend_surrogates
 
 SLICE = 2 * 1024
@@ -190,9 +191,8 @@ class Completions:
         log = self.log.bind(chat=turn.chat_id, node=turn.node.id, kind=turn.kind)
         try:
             instructions = self.instructions(turn)
-            messages = with_instructions(
-                body["messages"], instructions, merge=self.config.merge_instructions
-            )
+            shown = self.book.as_receipts(turn, body["messages"])  # SPEC §7.3: cards read back
+            messages = with_instructions(shown, instructions, merge=self.config.merge_instructions)
             forwarded = {**body, "messages": messages}
             anchor = None if turn.anchor is None else turn.anchor.id
             log.info("request", stream=bool(body.get("stream")), anchor=anchor)
@@ -219,8 +219,13 @@ class Completions:
             log.error("store-failed", error=str(error))
 
     def _processor(self, turn: Turn) -> StreamProcessor:
+        display = self.config.display  # SPEC §7.3
         return StreamProcessor(
-            self.config.ruleset, turn.before, turn.seed, display=self.config.display
+            self.config.ruleset,
+            turn.before,
+            turn.seed,
+            display=display == "hidden",
+            cards=display == "cards",
         )
 
     async def _whole(
@@ -242,7 +247,7 @@ class Completions:
             log.info("caller-gone", sent=0)
             return Response(status_code=499)
         try:
-            self.book.finish(turn, shown, result.snapshot, print_)
+            self.book.finish(turn, shown, result.snapshot, print_, result.receipts)
         except STORE_FAILURES as error:
             log.error("store-failed", error=str(error))
             return json_response(_unstored(error), 503, headers)
@@ -286,6 +291,8 @@ class _Stream:
         """How many of the relay's parts went out to the caller."""
         self.sent_after = turn.before
         """The snapshot as of those parts (the commands whose receipts went out)."""
+        self.sent_receipts: list[Receipt] = []
+        """The receipts of those commands."""
         self.recorded: Node | None = None
         self.unstored: Exception | None = None
         self.failed = False
@@ -302,15 +309,22 @@ class _Stream:
             return False
         self.sent = len(self.relay.parts)
         self.sent_after = self.relay.processor.snapshot
+        self.sent_receipts = self.relay.processor.receipts
         return True
 
-    def record(self, text: str, after: Snapshot, print_: Fingerprint | None = None) -> bool:
+    def record(
+        self,
+        text: str,
+        after: Snapshot,
+        print_: Fingerprint | None = None,
+        applied: Sequence[Receipt] = (),
+    ) -> bool:
         """Record the reply, once (True when this call did). A store that fails is logged and
         kept, to be told to the caller in place of the stream's end."""
         if self.recorded is not None or self.unstored is not None:
             return False
         try:
-            self.recorded = self.owner.book.finish(self.turn, text, after, print_)
+            self.recorded = self.owner.book.finish(self.turn, text, after, print_, applied)
         except STORE_FAILURES as error:
             self.unstored = error
             self.log.error("store-failed", error=str(error))
@@ -353,7 +367,8 @@ class _Stream:
             return
         tail = relay.close()
         result = relay.processor.result
-        if self.record(relay.shown, result.snapshot, await _fingerprint(relay.shown)):
+        print_ = await _fingerprint(relay.shown)
+        if self.record(relay.shown, result.snapshot, print_, result.receipts):
             self.log.info("reply", receipts=len(result.receipts))
         if tail:
             yield event(_tail(last, tail))
@@ -384,7 +399,7 @@ class _Stream:
             if not self.failed:
                 self.log.info("caller-gone", sent=0)
             return
-        if self.record(text, self.sent_after):
+        if self.record(text, self.sent_after, None, self.sent_receipts):
             assert self.recorded is not None
             receipts = len(self.recorded.fingerprint.receipts)
             self.log.info("caller-gone", sent=len(text), receipts=receipts)

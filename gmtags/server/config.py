@@ -7,6 +7,9 @@ from dataclasses import dataclass, field
 from gmtags.ruleset.model import Ruleset
 from gmtags.state.snapshot import Snapshot
 
+DISPLAYS = ("receipts", "cards", "hidden")
+"""SPEC §7.3: what the player sees, the values of `--display`."""
+
 MAX_BODY = 1024 * 1024
 """The largest request body accepted (bytes); a larger one gets 413."""
 UPSTREAM_TIMEOUT = 300.0
@@ -24,8 +27,9 @@ class ServerConfig:
     """The SQLite history file (`:memory:` keeps it in memory)."""
     start: Snapshot = field(default_factory=Snapshot)
     """The snapshot a new chat starts from (`--state`)."""
-    display: bool = False
-    """Reply with the narration with tags hidden instead of receipts."""
+    display: str = "receipts"
+    """SPEC §7.3 `--display`: what the client receives where a command stood: its receipt
+    (`receipts`), a one-line card (`cards`), or nothing (`hidden`: the narration alone)."""
     merge_instructions: bool = False
     """Always append the turn reminder to the last user message (`--merge-instructions`)."""
     token: str | None = None

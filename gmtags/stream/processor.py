@@ -44,6 +44,7 @@ from gmtags.state.snapshot import Snapshot
 from gmtags.stream.heads import CANDIDATE, open_head
 from gmtags.stream.views import VIEWS, View
 from gmtags.stream.window import Window
+from gmtags.tags.receipt import Receipt
 from gmtags.tags.render import Placed
 from gmtags.tags.scan import HEAD, Span, span_at
 
@@ -116,6 +117,11 @@ class StreamProcessor:
         hidden place) `feed` or `close` has returned, and no other. A caller that stops
         before `close` (the player hung up) keeps the game as far as the text it showed."""
         return self._snapshot
+
+    @property
+    def receipts(self) -> list[Receipt]:
+        """The receipts of the tags decided so far (those `snapshot` holds), in order."""
+        return [placed.receipt for placed in self._placed]
 
     @property
     def result(self) -> ProcessResult:

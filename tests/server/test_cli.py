@@ -45,10 +45,48 @@ class TestServeCommand:
         assert result.exit_code == 0, result.output
         config: ServerConfig = seen["config"]
         assert (seen["host"], seen["port"], seen["app"]) == ("127.0.0.1", 9999, "app")
-        assert config.upstream == "http://127.0.0.1:9/v1" and config.display
+        assert config.upstream == "http://127.0.0.1:9/v1" and config.display == "hidden"
         assert config.db == str(tmp_path / "h.db")
         assert "Bram the Quiet" in config.start.game_character_cards
         assert seen["settled"] is config
+
+    @pytest.mark.parametrize(
+        ("given", "display"),
+        [
+            ((), "receipts"),
+            (("--display", "receipts"), "receipts"),
+            (("--display", "cards"), "cards"),
+            (("--display", "hidden"), "hidden"),
+            (("--display", "--port", "9999"), "hidden"),
+            (("--display=cards",), "cards"),
+        ],
+    )
+    def test_display_modes(
+        self, monkeypatch: pytest.MonkeyPatch, given: tuple[str, ...], display: str
+    ) -> None:
+        """SPEC §7.3: `--display receipts|cards|hidden`, receipts by default; the old bare
+        `--display` still means hidden."""
+        seen: dict[str, ServerConfig] = {}
+        monkeypatch.setattr(cli, "create_app", lambda config: seen.setdefault("config", config))
+        monkeypatch.setattr(cli, "settle", lambda config: None)
+        monkeypatch.setattr("uvicorn.run", lambda *args, **kwargs: None)
+        args = [
+            "--ruleset",
+            DEMO_RULESET,
+            "--upstream",
+            "http://127.0.0.1:9/v1",
+            "--db",
+            ":memory:",
+        ]
+        result = CliRunner().invoke(cli.serve_command, [*args, *given])
+        assert result.exit_code == 0, result.output
+        assert seen["config"].display == display
+
+    def test_an_unknown_display_is_a_usage_error(self) -> None:
+        """A display mode SPEC §7.3 does not name is refused (exit 2)."""
+        args = ["--ruleset", DEMO_RULESET, "--upstream", "http://127.0.0.1:9/v1"]
+        result = CliRunner().invoke(cli.serve_command, [*args, "--display", "tags"])
+        assert result.exit_code == 2 and "tags" in result.output
 
     def test_missing_ruleset_exits_1(self) -> None:
         """A ruleset file that is not there is one line on stderr and exit 1."""
@@ -86,7 +124,7 @@ class TestWorkers:
             "layers": None,
             "upstream": "http://127.0.0.1:9/v1",
             "db": str(tmp_path / "h.db"),
-            "display": True,
+            "display": "cards",
             "merge_instructions": False,
             "host": "0.0.0.0",
             "public_hosts": ["gm.example"],
@@ -99,6 +137,7 @@ class TestWorkers:
         monkeypatch.setattr(cli, "settle", settled.append)  # gc.freeze: not in this process
         app = cli.worker_app()
         assert [c.start for c in settled] == [config.start]
+        assert config.display == "cards"  # passed through the workers' options (SPEC §7.3)
         book = app.state.book
         assert book.start == config.start and "Bram the Quiet" in book.start.game_character_cards
         assert book.store.path == str(tmp_path / "h.db")

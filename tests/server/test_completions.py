@@ -100,7 +100,7 @@ class TestCompletions:
         self, make_proxy: Callable[..., Proxy], chat_id: str, stream: bool
     ) -> None:
         """With display on, the reply is the narration with tags hidden."""
-        proxy = make_proxy(display=True)
+        proxy = make_proxy(display="hidden")
         text = ask(proxy, chat_id, FIRST, stream)
         node = newest(proxy, chat_id)
         assert text == node_result(proxy, 0, proxy.config.start, node).display
