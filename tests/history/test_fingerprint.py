@@ -5,7 +5,14 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as hst
 
-from gmtags.history.fingerprint import EDGE, Fingerprint, fingerprint, join, message_text
+from gmtags.history.fingerprint import (
+    EDGE,
+    Fingerprint,
+    card_lines,
+    fingerprint,
+    join,
+    message_text,
+)
 
 CLOCK = '[clock: name="Alarm raised" tick="2" result="ok" now="4/6"]'
 CHECK = '[skill_check: skill="Ward" dc="2" rolls="9|3" total="2" result="success"]'
@@ -130,3 +137,38 @@ class TestChainProperties:
         assert last.key in keys or (tail is not None and last.tail == tail)
         assert whole.ends_with(last)
         assert whole.without_end(last) == join(contributing[:-1])
+
+
+class TestCardLines:
+    """SPEC §7.3: a card line counts as a receipt, so a message showing cards is known by them."""
+
+    def test_a_message_of_cards_is_its_cards(self) -> None:
+        """Each card line, whitespace collapsed, is one entry, in order."""
+        text = (
+            "The gate holds. \n🎲 **Ward** ·  Bram · 2d6 vs 9 → 3, 4 · 7 · **failure**\n"
+            "Rain.\n🕒 **Alarm** 1/6"
+        )
+        assert fingerprint(text).receipts == (
+            "🎲 **Ward** · Bram · 2d6 vs 9 → 3, 4 · 7 · **failure**",
+            "🕒 **Alarm** 1/6",
+        )
+
+    def test_cards_and_receipts_keep_their_order(self) -> None:
+        """Receipts and card lines are listed as they come in the text."""
+        receipt = '[clock: name="A" tick="1" result="ok" now="1/4"]'
+        text = f"{receipt}\n❤️ Bram Harm 1/4 Scuffed\nSo. {receipt}"
+        assert fingerprint(text).receipts == (receipt, "❤️ Bram Harm 1/4 Scuffed", receipt)
+
+    def test_prose_edits_around_cards_keep_the_fingerprint(self) -> None:
+        """Like receipts, cards identify a message whatever prose surrounds them."""
+        card = '⚠️ clock refused: no clock named "Dusk"'
+        assert fingerprint(f"One.\n{card}\nTwo.") == fingerprint(f"Other words.\n{card}")
+
+    def test_a_first_line_card_after_a_speaker_prefix(self) -> None:
+        """SillyTavern's names modes put `Name: ` before the first line; its card still counts."""
+        assert fingerprint("GM: 🕒 **Alarm** 2/6\nMore.").receipts == ("🕒 **Alarm** 2/6",)
+
+    def test_a_marker_inside_a_line_is_prose(self) -> None:
+        """A marker that does not start a line, or has no space after it, is text."""
+        assert fingerprint("He rolls 🎲 and grins.\n🎲dice").receipts == ()
+        assert card_lines("a\n🎲 b\nc 🕒 d") == [(2, 5)]

@@ -173,3 +173,23 @@ class TestMigrate:
             assert store.current("c") == AFTER and store.start("c") == START
         with sqlite3.connect(old_file) as raw:
             assert raw.execute("SELECT COUNT(*) FROM snapshot_parts").fetchone()[0] == 0
+
+
+class TestVersion4:
+    def test_applied_is_added_to_a_version_3_store(self, store_path: str) -> None:
+        """Schema 4 adds `nodes.applied` to a store of version 3 (SQLite and PostgreSQL); its
+        nodes read as they did, their receipts their fingerprint's."""
+        receipt = '[clock: name="Dawn" tick="1" result="ok" now="1/4"]'
+        with HistoryStore(store_path) as store:
+            store.ensure_chat("c", START)
+            node = store.reserve("c", None, "turn", START)
+            done = store.complete(node, AFTER, fingerprint(receipt), current=True)
+            with store.database.writing() as db:
+                db.execute("ALTER TABLE nodes DROP COLUMN applied")
+                db.execute("UPDATE schema_version SET version = 3")
+        with HistoryStore(store_path) as store:
+            with store.database.reading() as db:
+                assert db.execute("SELECT MAX(version) FROM schema_version").fetchone()[0] == LATEST
+            again = store.node(done.id)
+            assert again.applied == () and again.receipts == (receipt,)
+            assert store.snapshot(again.after) == AFTER

@@ -301,3 +301,27 @@ class TestCrashSafety:
         assert len(parsed.messages) == 3000
         round_ = parsed.metadata["round"]
         assert parsed.messages[-1].data["mes"] == f"2999 of {round_}"
+
+
+class TestApplied:
+    def test_a_node_keeps_the_receipts_it_applied(self, store: HistoryStore) -> None:
+        """SPEC §7.2: the receipts of the commands applied are kept whatever the client saw
+        (here cards), and read back as the node's receipts."""
+        store.ensure_chat("c", START)
+        receipt = '[clock: name="Dawn" tick="1" result="ok" now="1/4"]'
+        node = store.reserve("c", None, "turn", START)
+        print_ = fingerprint("🕒 **Dawn** 1/4")
+        done = store.complete(node, ONE, print_, current=True, applied=(receipt,))
+        assert done.receipts == store.node(done.id).receipts == (receipt,)
+        assert store.node(done.id).fingerprint.receipts == ("🕒 **Dawn** 1/4",)
+
+    def test_a_node_without_applied_receipts_reads_its_fingerprints(
+        self, store: HistoryStore
+    ) -> None:
+        """A node stored before `applied` existed lists the receipts of its fingerprint."""
+        store.ensure_chat("c", START)
+        receipt = '[clock: name="Dawn" tick="1" result="ok" now="1/4"]'
+        done = store.complete(
+            store.reserve("c", None, "turn", START), ONE, fingerprint(receipt), current=True
+        )
+        assert store.node(done.id).receipts == (receipt,)
