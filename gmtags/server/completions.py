@@ -2,7 +2,13 @@
 
 The request is placed in its chat by content (`gmtags.server.chats`), the GM
 instructions are added where the client's prompt format allows
-(`gmtags.server.messages`), and the reply is rewritten through the processor:
+(`gmtags.server.messages`), and the reply is rewritten through the processor
+into what `--display` shows the player (SPEC §7.3: receipts, cards or the
+narration alone). The node stored keeps the reply as the client received it
+(its fingerprint) and the receipts of the commands it applied, whatever the
+display (SPEC §7.2); with cards, each assistant message placement matched goes
+upstream with its cards read back as those receipts (`gmtags.history.readback`).
+How replies go through:
 
 - streaming replies go through one `StreamProcessor` as they arrive: the
   content of each upstream delta is fed and what `feed` returns goes on in the
@@ -191,7 +197,7 @@ class Completions:
         log = self.log.bind(chat=turn.chat_id, node=turn.node.id, kind=turn.kind)
         try:
             instructions = self.instructions(turn)
-            shown = self.book.as_receipts(turn, body["messages"])  # SPEC §7.3: cards read back
+            shown = self._read_back(turn, body["messages"], log)
             messages = with_instructions(shown, instructions, merge=self.config.merge_instructions)
             forwarded = {**body, "messages": messages}
             anchor = None if turn.anchor is None else turn.anchor.id
@@ -208,6 +214,16 @@ class Completions:
             self._abandon(turn, log)  # the server is stopping (or a bug): nothing is made
             raise
         return await self._whole(reply, turn, request, headers, log)
+
+    def _read_back(self, turn: Turn, messages: list[Any], log: Any) -> list[Any]:
+        """SPEC §7.3: the messages with their cards read back as receipts. Decision: a store
+        that fails meanwhile is logged and the messages go as the client sent them (the
+        reply can still be made; the model then sees cards for that turn)."""
+        try:
+            return list(self.book.as_receipts(turn, messages))
+        except STORE_FAILURES as error:
+            log.error("store-failed", error=str(error))
+            return messages
 
     def _abandon(self, turn: Turn, log: Any) -> None:
         """Forget a reply that was never made, and its chat when the request made it (SPEC
