@@ -7,7 +7,7 @@ STAMP  := $(VENV)/.installed
 # pins an old lark-parser, so it is installed there with --no-deps.
 BENCH  := .venv-bench
 
-.PHONY: demo test lint bench clean chromium postgresql nodejs screenshots
+.PHONY: demo test lint bench clean chromium postgresql nodejs screenshots st-check
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -18,8 +18,8 @@ demo: $(STAMP)
 	$(BIN)/gmtags demo
 
 lint: $(STAMP)
-	$(BIN)/ruff check gmtags tests benchmarks
-	$(BIN)/ruff format --check gmtags tests benchmarks
+	$(BIN)/ruff check gmtags tests benchmarks scripts
+	$(BIN)/ruff format --check gmtags tests benchmarks scripts
 	$(BIN)/mypy gmtags
 
 # The browser tests drive Debian's Chromium (playwright's own download cannot be reached).
@@ -44,6 +44,12 @@ test: lint chromium postgresql nodejs
 # The README's screenshots of the pages (docs/*.png), taken by the browser tests.
 screenshots: $(STAMP) chromium
 	GMTAGS_SHOTS=$(CURDIR)/docs $(BIN)/pytest -q tests/browser
+
+# gmtags played inside a real SillyTavern with the extension (not run by CI: it needs a
+# SillyTavern checkout with `npm install` done). Writes docs/sillytavern-*.png.
+st-check: $(STAMP) chromium nodejs
+	@test -n "$(ST_DIR)" || { echo "usage: make st-check ST_DIR=/path/to/SillyTavern"; exit 2; }
+	$(BIN)/python scripts/st_check.py --st-dir "$(ST_DIR)"
 
 $(BENCH)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(BENCH)

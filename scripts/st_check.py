@@ -1,0 +1,513 @@
+"""Play gmtags inside a real SillyTavern with the gmtags extension, and check what the player sees.
+
+    make st-check ST_DIR=/path/to/SillyTavern      (a checkout with `npm install` done)
+
+It starts, each on a free loopback port and each with data of its own:
+- a scripted model (`ScriptedUpstream`) that writes checks, clocks and sheet
+  commands, one reply per player turn;
+- `gmtags serve` with the 5e builder example plus clocks, a start state holding
+  Ilse (built from the bundled answers), `--allow-origin` for SillyTavern;
+- SillyTavern itself (`node server.js --dataRoot <temp>`), with the extension
+  copied in by `gmtags sillytavern install`.
+
+Then, in headless Chromium, a player sets the extension up (URL, Connect),
+creates a game master character and plays: at least 10 turns of one chat with
+a swipe, an edit, a delete, a continue, a branch, a rename and a reload, the
+builder, and a second chat of the same character. After every step it checks:
+- every receipt of every message is a card with `data-gmtags-command`,
+  `-result` and `-outcome`, and no receipt text is left on screen;
+- the stored chat file holds the model's receipts as gmtags sent them, and the
+  extension added nothing to it but `chat_metadata.gmtags.chatId`;
+- the request reached gmtags named by that id (the chat gmtags stored);
+- the Game panel shows, within 2 s, the state of the message looked at.
+It writes screenshots (1280×800 and 390×844) to `--shots` (default docs/) and
+exits non-zero on the first failure, saying what was wrong.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+import httpx
+from playwright.sync_api import Page, sync_playwright
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from st_driver import (
+    CHROMIUM_FLAGS,
+    SillyTavern,
+    chat_texts,
+    context,
+    create_character,
+    edit_last,
+    free_port,
+    idle,
+    open_sillytavern,
+    select_character,
+    send,
+    swipe_right,
+    wait_http,
+)
+
+from gmtags.server.background import BackgroundServer
+from gmtags.server.demo_upstream import ScriptedUpstream
+
+ROOT = Path(__file__).resolve().parent.parent
+GMTAGS = Path(sys.executable).parent / "gmtags"
+RECEIPT = re.compile(r"\[(skill_check|clock|sheet):[^\[\]]*?\bresult=\"[^\"]*\"[^\[\]]*\]")
+PANEL_SECONDS = 2.0
+
+TURNS = (
+    'Ilse reads the runes on the gate. [skill_check: skill="Arcana" dc="12" who="Ilse"]\n'
+    'Far off, a horn answers. [clock: name="Alarm" size="6"]',
+    'A crossbow bolt grazes her arm. [sheet: who="Ilse" op="damage" pool="hp" amount="3"]'
+    '\nThe horn sounds again. [clock: name="Alarm" tick="1"]',
+    'She listens at the door. [skill_check: skill="Perception" dc="10" who="Ilse"]'
+    ' The air smells of rot. [sheet: who="Ilse" op="condition" condition="Poisoned"]',
+    'She searches the guard room. [skill_check: skill="Investigation" dc="13" who="Ilse"]'
+    '\nBoots on the stair. [clock: name="Alarm" tick="2"]',
+    'She catches her breath. [sheet: who="Ilse" op="spend" pool="hit_dice" amount="1"]'
+    ' [sheet: who="Ilse" op="heal" pool="hp" amount="2"]',
+    'No reinforcements come yet. [clock: name="Reinforcements" tick="1"]\n'
+    'She slips along the wall. [skill_check: skill="Stealth" dc="12" who="Ilse"]',
+    'Toma, new to the watch, hauls the bar. [skill_check: skill="Athletics" dc="10"'
+    ' who="Toma"]\n[clock: name="Alarm" tick="1"]',
+    'The poison ebbs. [sheet: who="Ilse" op="condition" condition="Poisoned" state="off"]'
+    ' She recalls the old tales. [skill_check: skill="History" dc="11" who="Ilse"]',
+    'A rock falls. [sheet: who="Ilse" op="damage" pool="hp" amount="1"]'
+    ' [clock: name="Alarm" tick="1"]',
+    'Ilse reads the watchers\' faces. [skill_check: skill="Insight" dc="12" who="Ilse"]',
+    'The gate gives at last. [clock: name="Gate" size="4"] [clock: name="Gate" tick="4"]',
+    'Dawn. [sheet: who="Ilse" op="heal" pool="hp" amount="3"]'
+    ' [skill_check: skill="Perception" dc="8" who="Ilse"]',
+    'They walk on. [clock: name="Alarm" clear]',
+)
+"""The scripted model's reply to the n-th player turn of a chat."""
+
+
+class Failed(Exception):
+    """What the player would have seen wrong."""
+
+
+def check(condition: bool, message: str) -> None:
+    if not condition:
+        raise Failed(message)
+
+
+def reply_for(messages: Sequence[Any]) -> str:
+    users = sum(1 for m in messages if isinstance(m, dict) and m.get("role") == "user")
+    return TURNS[max(users - 1, 0) % len(TURNS)]
+
+
+class Check:
+    """One st-check run: the servers, the browser page, and the checks after each step."""
+
+    def __init__(self, st: SillyTavern, gmtags_url: str, upstream: ScriptedUpstream) -> None:
+        self.st = st
+        self.gmtags = gmtags_url
+        self.upstream = upstream
+        self.page: Page | None = None
+        self.steps: list[str] = []
+
+    # -- what gmtags holds -------------------------------------------------------------
+    def api(self, path: str) -> Any:
+        answer = httpx.get(self.gmtags + path, timeout=10.0)
+        answer.raise_for_status()
+        return answer.json()
+
+    def chat_id(self) -> str:
+        chat_id = context(self.p, "ctx.chatMetadata?.gmtags?.chatId ?? null")
+        check(isinstance(chat_id, str) and bool(chat_id), "the chat has no gmtags chatId")
+        return str(chat_id)
+
+    @property
+    def p(self) -> Page:
+        assert self.page is not None
+        return self.page
+
+    # -- the checks ----------------------------------------------------------------
+    def cards_right(self, step: str) -> None:
+        """Every receipt of every shown message is a card; no receipt text is on screen."""
+        deadline = time.monotonic() + 3.0
+        while True:
+            problem = self._card_problem()
+            if problem is None:
+                return
+            if time.monotonic() > deadline:
+                raise Failed(f"after {step}: {problem}")
+            time.sleep(0.2)
+
+    def _card_problem(self) -> str | None:
+        for message in chat_texts(self.p):
+            receipts = RECEIPT.findall(message["mes"])
+            index = message["i"]
+            shown = self.p.evaluate(
+                """(i) => {
+                    const mes = document.querySelector(`#chat .mes[mesid="${i}"] .mes_text`);
+                    if (!mes) return null;
+                    const cards = [...mes.querySelectorAll('.gmtags-card')].map(c => ({
+                        command: c.dataset.gmtagsCommand, result: c.dataset.gmtagsResult,
+                        outcome: c.dataset.gmtagsOutcome, label: c.getAttribute('aria-label')}));
+                    const clone = mes.cloneNode(true);
+                    clone.querySelectorAll('.gmtags-card').forEach(c => c.remove());
+                    return {cards, text: clone.textContent};
+                }""",
+                index,
+            )
+            if shown is None:
+                continue
+            if len(shown["cards"]) != len(receipts):
+                return (
+                    f"message {index} holds {len(receipts)} receipts but shows"
+                    f" {len(shown['cards'])} cards"
+                )
+            for card, command in zip(shown["cards"], receipts, strict=True):
+                if card["command"] != command or not card["result"] or not card["outcome"]:
+                    return f"message {index}: a card's data attributes are wrong: {card}"
+                if not card["label"]:
+                    return f"message {index}: a card has no label for a screen reader"
+            if 'result="' in shown["text"]:
+                return f"message {index} still shows receipt text: {shown['text'][:200]!r}"
+        return None
+
+    def stored_right(self, step: str) -> None:
+        """The stored chat file: the receipts as gmtags sent them, and only our metadata id."""
+        name = context(self.p, "ctx.getCurrentChatId()")
+        character = context(self.p, "ctx.name2")
+        path = self.st.user_dir / "chats" / character / f"{name}.jsonl"
+        deadline = time.monotonic() + 5.0
+        while True:
+            lines = [json.loads(line) for line in path.read_text().splitlines() if line]
+            shown = [m["mes"] for m in chat_texts(self.p)]
+            if [line.get("mes") for line in lines[1:]] == shown:
+                break
+            if time.monotonic() > deadline:
+                raise Failed(f"after {step}: the chat file does not hold what is on screen")
+            time.sleep(0.3)
+        metadata = lines[0].get("chat_metadata", {})
+        ours = metadata.get("gmtags")
+        check(
+            isinstance(ours, dict) and set(ours) == {"chatId"},
+            f"after {step}: chat_metadata.gmtags is {ours!r}, not only the chatId",
+        )
+        for line in lines[1:]:
+            check("gmtags-card" not in line.get("mes", ""), f"after {step}: a card was stored")
+        nodes = self.api(f"/gmtags/api/chats/{ours['chatId']}")["nodes"]
+        known = {tuple(_collapse(r) for r in node["receipts"]) for node in nodes}
+        for line in lines[1:]:
+            receipts = tuple(_collapse(r.group(0)) for r in RECEIPT.finditer(line.get("mes", "")))
+            if receipts and not line.get("is_user"):
+                check(
+                    any(_ends(receipts, k) for k in known),
+                    f"after {step}: a stored reply's receipts are not gmtags' ({receipts[:1]})",
+                )
+
+    def panel_right(self, step: str) -> None:
+        """The Game panel shows, within 2 s, the state after the message looked at."""
+        chat_id = self.chat_id()
+        nodes = self.api(f"/gmtags/api/chats/{chat_id}")["nodes"]
+        last = [m for m in chat_texts(self.p) if not m["is_user"] and RECEIPT.search(m["mes"])]
+        if not last:
+            return
+        receipts = tuple(_collapse(r.group(0)) for r in RECEIPT.finditer(last[-1]["mes"]))
+        matching = [n for n in nodes if _chain(n, nodes) == receipts]
+        check(bool(matching), f"after {step}: no gmtags node holds the last reply's receipts")
+        node = matching[-1]
+        deadline = time.monotonic() + PANEL_SECONDS
+        while True:
+            src = self.p.evaluate(
+                "() => document.querySelector('#gmtags-panel iframe')?.getAttribute('src') ?? ''"
+            )
+            pinned = re.search(r"[?&]node=(\d+)", src)
+            here = str(chat_id) in src or _quoted(chat_id) in src
+            if here and (
+                (pinned and pinned.group(1) == str(node["id"])) or (not pinned and node["current"])
+            ):
+                return
+            if time.monotonic() > deadline:
+                raise Failed(
+                    f"after {step}: the Game panel shows {src!r}, not node {node['id']}"
+                    f" of chat {chat_id}"
+                )
+            time.sleep(0.1)
+
+    def all_right(self, step: str) -> None:
+        idle(self.p)
+        self.cards_right(step)
+        self.stored_right(step)
+        self.panel_right(step)
+        self.steps.append(step)
+        print(f"  ok: {step}", flush=True)
+
+    # -- the play ------------------------------------------------------------------
+    def set_up(self) -> None:
+        page = self.p
+        open_sillytavern(page, self.st.url)
+        create_character(
+            page, "Warden", "The rain has not stopped for three days. The gate is shut."
+        )
+        self.connect(url=self.gmtags)
+        page.click("#gmtags-panel-button")
+        page.locator("#gmtags-panel").wait_for()
+
+    def connect(self, url: str | None = None) -> None:
+        """Open the extension's settings (set its URL) and press Connect."""
+        page = self.p
+        page.click("#extensions-settings-button")
+        settings = page.locator("#gmtags-settings")
+        settings.wait_for(state="attached")
+        if not page.locator("#gmtags-url").is_visible():
+            settings.locator(".inline-drawer-toggle").click()
+        if url is not None:
+            page.fill("#gmtags-url", url)
+            page.locator("#gmtags-url").dispatch_event("change")
+        page.click("#gmtags-connect")
+        page.wait_for_function(
+            "() => /connected/i.test(document.querySelector('#gmtags-status')?.textContent ?? '')",
+            timeout=15_000,
+        )
+        page.click("#extensions-settings-button")
+        page.wait_for_function("() => SillyTavern.getContext().onlineStatus !== 'no_connection'")
+
+    def play(self, shots: Path) -> None:
+        page = self.p
+        turns = 0
+
+        def turn(text: str) -> None:
+            nonlocal turns
+            send(page, text)
+            turns += 1
+            self.all_right(f"turn {turns}")
+
+        for text in ("I study the gate.", "I duck.", "I listen.", "I search the room."):
+            turn(text)
+        first_chat = self.chat_id()
+        check(
+            any(c["chat"] == first_chat for c in self.api("/gmtags/api/chats")),
+            "gmtags holds no chat named by the extension's id",
+        )
+        swipe_right(page)
+        self.all_right("a swipe")
+        edit_last(page, "(The player edited this.) ")
+        self.all_right("an edit")
+        turn("I rest a moment.")
+        send(page, "/continue")
+        self.all_right("a continue")
+        send(page, "/del 1")
+        self.all_right("a delete")
+        self.build_character("Toma")
+        turn("We bar the door.")
+        gm_block = json.dumps(self.upstream.requests[-1].get("messages", []))
+        check("Toma" in gm_block, "the character saved in the builder is not in the GM block")
+        turn("I ask about the poison.")
+        turn("I dodge the rock.")
+        page.reload()
+        open_sillytavern(page, self.st.url)
+        if context(page, "ctx.name2") != "Warden":  # SillyTavern reopens the last chat, or not
+            select_character(page, "Warden")
+        self.connect()  # SillyTavern does not reconnect by itself after a reload
+        if not page.locator("#gmtags-panel").is_visible():
+            page.click("#gmtags-panel-button")
+        self.all_right("a reload")
+        turn("I watch their faces.")
+        self.rename_chat(first_chat)
+        turn("We push the gate.")
+        check(turns >= 10, f"only {turns} turns were played")
+        self.screenshots(shots)
+        self.branch(first_chat)
+        self.second_chat(first_chat)
+
+    def build_character(self, name: str) -> None:
+        page = self.p
+        page.click("#gmtags-build-button")
+        frame = page.frame_locator("iframe.gmtags-builder, #gmtags-builder iframe").first
+        frame.locator("input[name=name], #name, input#character-name").first.fill(name)
+        frame.get_by_role("button", name=re.compile("^save", re.I)).first.click()
+        frame.get_by_text(re.compile("saved", re.I)).first.wait_for(timeout=10_000)
+        page.click("#gmtags-builder-close")
+        chat_id = self.chat_id()
+        state = self.api(f"/gmtags/api/chats/{chat_id}")["state"]
+        check(name in state.get("gameCharacterCards", {}), f"{name} was not saved to the chat")
+        self._panel_shows(name, "the builder's save")
+        print(f"  ok: the builder saved {name}", flush=True)
+
+    def _panel_shows(self, text: str, step: str) -> None:
+        frame = self.p.frame_locator("#gmtags-panel iframe")
+        try:
+            frame.get_by_text(text).first.wait_for(timeout=PANEL_SECONDS * 1000 + 1000)
+        except Exception as error:  # playwright's timeout
+            raise Failed(f"after {step}: the Game panel does not show {text!r}") from error
+
+    def rename_chat(self, chat_id: str) -> None:
+        page = self.p
+        old = context(page, "ctx.getCurrentChatId()")
+        page.evaluate(
+            "async ([old]) => {"
+            " await SillyTavern.getContext().renameChat(old, old + ' renamed'); }",
+            [old],
+        )
+        page.wait_for_function(
+            "(old) => SillyTavern.getContext().getCurrentChatId() === old + ' renamed'", arg=old
+        )
+        page.wait_for_function(  # the renamed chat is open again and drawn
+            "() => document.querySelectorAll('#chat .mes').length"
+            " === SillyTavern.getContext().chat.length"
+        )
+        page.wait_for_timeout(1500)
+        check(self.chat_id() == chat_id, "renaming the chat changed its gmtags id")
+        print("  ok: a rename keeps the gmtags id", flush=True)
+
+    def branch(self, chat_id: str) -> None:
+        page = self.p
+        before = len(self.api("/gmtags/api/chats"))
+        send(page, "/branch-create 2")
+        page.wait_for_function("() => SillyTavern.getContext().chat.length === 3", timeout=15_000)
+        send(page, "I take the other path.")
+        self.all_right("a turn in a branch")
+        print(f"  ok: a branch plays as gmtags chat {self.chat_id()}", flush=True)
+        del before, chat_id
+
+    def second_chat(self, first: str) -> None:
+        page = self.p
+        send(page, "/newchat")
+        page.wait_for_function("() => SillyTavern.getContext().chat.length === 1")
+        send(page, "I study the gate.")
+        self.all_right("the first turn of a second chat")
+        check(self.chat_id() != first, "two chats of one character share a gmtags chat")
+        chats = {c["chat"] for c in self.api("/gmtags/api/chats")}
+        check({first, self.chat_id()} <= chats, "gmtags does not hold both chats")
+
+    def screenshots(self, shots: Path) -> None:
+        page = self.p
+        shots.mkdir(parents=True, exist_ok=True)
+        if not page.locator("#gmtags-panel").is_visible():
+            page.click("#gmtags-panel-button")
+        page.wait_for_timeout(1500)
+        page.screenshot(path=str(shots / "sillytavern-desktop.png"))
+        page.set_viewport_size({"width": 390, "height": 844})
+        page.wait_for_timeout(1000)
+        page.screenshot(path=str(shots / "sillytavern-phone.png"))
+        if page.locator("#gmtags-panel").is_visible():  # on a phone it covers the chat
+            page.click("#gmtags-panel-close")
+        page.wait_for_timeout(500)
+        page.screenshot(path=str(shots / "sillytavern-phone-cards.png"))
+        page.set_viewport_size({"width": 1280, "height": 800})
+        page.click("#gmtags-panel-button")  # open again for the steps after
+        page.locator("#gmtags-panel").wait_for()
+        print(f"  ok: screenshots in {shots}", flush=True)
+
+
+def _collapse(text: str) -> str:
+    return " ".join(text.split())
+
+
+def _chain(node: dict[str, Any], nodes: list[dict[str, Any]]) -> tuple[str, ...]:
+    """The receipts of a node with the replies it continues (one message, continued)."""
+    by_id = {n["id"]: n for n in nodes}
+    receipts = tuple(_collapse(r) for r in node["receipts"])
+    while node["kind"] == "continuation" and node["parent"] in by_id:
+        node = by_id[node["parent"]]
+        receipts = tuple(_collapse(r) for r in node["receipts"]) + receipts
+    return receipts
+
+
+def _quoted(text: str) -> str:
+    return httpx.URL("http://x/" + text).raw_path.decode()[1:]
+
+
+def _ends(receipts: tuple[str, ...], node: tuple[str, ...]) -> bool:
+    """A stored message (a reply and its continuations) ends with a node's receipts."""
+    return bool(node) and receipts[-len(node) :] == node
+
+
+def run(st_dir: Path, shots: Path, keep: bool) -> int:
+    work = Path(tempfile.mkdtemp(prefix="gmtags-st-check-"))
+    st = SillyTavern(st_dir, work / "st-data", free_port())
+    upstream = ScriptedUpstream(script=reply_for, chunk_size=5, pace=0.01)
+    gmtags_port = free_port()
+    gmtags_url = f"http://127.0.0.1:{gmtags_port}"
+    servers: list[Callable[[], None]] = []
+    try:
+        ruleset = json.loads((ROOT / "gmtags/demo/builder-ruleset.json").read_text())
+        ruleset["clocks"] = {"sizes": [4, 6, 8], "max": 4, "text": "Tick clocks as threats grow."}
+        (work / "ruleset.json").write_text(json.dumps(ruleset))
+        (work / "empty.json").write_text("{}")
+        gm = [str(GMTAGS)]
+        subprocess.run(
+            [*gm, "character", "build", "--ruleset", str(work / "ruleset.json"), "--answers",
+             str(ROOT / "gmtags/demo/builder-answers.json"), "--state", str(work / "empty.json"),
+             "--name", "Ilse", "--state-out", str(work / "state.json")],
+            check=True, capture_output=True,
+        )  # fmt: skip
+        st.data_root.mkdir(parents=True)
+        subprocess.run(
+            [*gm, "sillytavern", "install", str(st_dir), "--data-root", str(st.data_root)],
+            check=True,
+        )
+        model = BackgroundServer(upstream.app).start()
+        servers.append(model.stop)
+        log = (work / "gmtags.log").open("wb")
+        served = subprocess.Popen(
+            [*gm, "serve", "--ruleset", str(work / "ruleset.json"), "--state",
+             str(work / "state.json"), "--upstream", f"{model.url}/v1", "--port",
+             str(gmtags_port), "--db", str(work / "history.sqlite3"), "--allow-origin", st.url],
+            stdout=log, stderr=subprocess.STDOUT,
+        )  # fmt: skip
+        servers.append(served.terminate)
+        wait_http(gmtags_url + "/healthz", 30.0, served)
+        st.start(work / "sillytavern.log")
+        servers.append(st.stop)
+        print(f"SillyTavern {st.version} at {st.url}, gmtags at {gmtags_url}", flush=True)
+        with sync_playwright() as driver:
+            browser = driver.chromium.launch(
+                executable_path="/usr/bin/chromium", args=CHROMIUM_FLAGS
+            )
+            page = browser.new_page(viewport={"width": 1280, "height": 800})
+            errors: list[str] = []
+            page.on("pageerror", lambda error: errors.append(str(error)))
+            run_check = Check(st, gmtags_url, upstream)
+            run_check.page = page
+            try:
+                run_check.set_up()
+                run_check.play(shots)
+            except Exception as failure:  # a failed check, or SillyTavern not doing a step
+                page.screenshot(path=str(work / "failure.png"))
+                kind = "" if isinstance(failure, Failed) else f"{type(failure).__name__}: "
+                print(f"FAILED: {kind}{failure}", file=sys.stderr)
+                print(f"(screenshot {work / 'failure.png'})", file=sys.stderr)
+                return 1
+            finally:
+                ours = [e for e in errors if "gmtags" in e]
+                if ours:
+                    print("errors in the extension:", *ours, sep="\n  ", file=sys.stderr)
+                browser.close()
+        print(f"st-check passed on SillyTavern {st.version}: {len(run_check.steps)} steps")
+        return 0
+    finally:
+        for stop in reversed(servers):
+            stop()
+        if not keep:
+            st.remove_data()
+        print(f"work folder: {work}")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--st-dir", type=Path, required=True, help="a SillyTavern checkout")
+    parser.add_argument("--shots", type=Path, default=ROOT / "docs")
+    parser.add_argument("--keep", action="store_true", help="keep SillyTavern's data folder")
+    arguments = parser.parse_args()
+    return run(arguments.st_dir.resolve(), arguments.shots, arguments.keep)
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
