@@ -321,8 +321,11 @@ async function refreshPanel() {
         const response = await fetch(chatApiUrl(current, chatId), { headers: apiHeaders(current), credentials: 'omit' });
         if (response.ok) {
             const body = await response.json();
-            node = index === null ? null : nodeForMessage(ctx.chat, index, Array.isArray(body?.nodes) ? body.nodes : []);
+            const nodes = Array.isArray(body?.nodes) ? body.nodes : [];
+            node = index === null ? null : nodeForMessage(ctx.chat, index, nodes);
             if (node === null && index !== null) problem = 'The message in view was not played through gmtags; showing the latest state.';
+            // The current reply's state is the live one (with characters saved since): unpinned.
+            if (node !== null && nodes.some(n => String(n?.id) === String(node) && n?.current)) node = null;
         } else if (response.status === 404) {
             problem = 'This chat is not yet played through gmtags.';
         } else {
@@ -468,22 +471,21 @@ function buildBuilder() {
 
 function buildButtons() {
     const host = document.getElementById('leftSendForm') ?? document.getElementById('form_sheld') ?? document.body;
-    const panelButton = el('button', 'gmtags-button interactable');
+    // SillyTavern's own icon font (Font Awesome 6), as its other send-form buttons use.
+    const panelButton = el('button', 'gmtags-button interactable fa-solid fa-dice-d20');
     panelButton.id = 'gmtags-panel-button';
     panelButton.type = 'button';
     panelButton.title = 'Game panel';
     panelButton.setAttribute('aria-label', 'Game panel');
     panelButton.setAttribute('aria-controls', 'gmtags-panel');
     panelButton.setAttribute('aria-expanded', 'false');
-    panelButton.textContent = '🎲';
     panelButton.addEventListener('click', () => setPanelOpen(!panelIsOpen()));
-    const buildButton = el('button', 'gmtags-button interactable');
+    const buildButton = el('button', 'gmtags-button interactable fa-solid fa-user-plus');
     buildButton.id = 'gmtags-build-button';
     buildButton.type = 'button';
     buildButton.title = 'Build character';
     buildButton.setAttribute('aria-label', 'Build character');
     buildButton.setAttribute('aria-haspopup', 'dialog');
-    buildButton.textContent = '🧙';
     buildButton.addEventListener('click', openBuilder);
     host.append(panelButton, buildButton);
 }

@@ -250,6 +250,13 @@ class ChatBook:
         self.store.abandon(turn.node)
         self.store.forget_chat(turn.chat_id)
 
+    def going_on_from(self, chat_id: str, node: Node | None) -> Snapshot:
+        """The snapshot a turn written after `node` (None: the chat's start) starts from: the
+        state after it with the page saves it lacks (the Game panel's state at a message,
+        SPEC §13: a character saved since is in play there too)."""
+        snapshot = self.store.start(chat_id) if node is None else self.store.snapshot(node.after)
+        return self._carried(chat_id, snapshot, node)[0]
+
     def current(self, chat_id: str) -> Snapshot | None:
         """The chat's current snapshot, or None when the chat is unknown: with the page saves
         it lacks (the player swiped the reply a save was made on, and the new reply is still

@@ -165,3 +165,20 @@ class TestWhileStreaming:
         assert "Ilse" in state["gameCharacterCards"]
         assert "Bram the Quiet" in state["gameCharacterCards"]
         assert any(clock["name"] == "Alarm raised" for clock in state["rulesetClocks"]), state
+
+
+class TestGoingOnFrom:
+    """The Game panel's state at a message: where a turn written there goes on from."""
+
+    def test_a_reply_before_the_save_goes_on_with_the_saved_character(self, book: ChatBook) -> None:
+        first = [SYSTEM, user("I push.")]
+        second = [*first, gm("The gate holds."), user("Again.")]
+        older = _turn(book, first, "The gate holds.", AFTER)
+        _turn(book, second, "It gives.", LATER)
+        _save(book)
+        node = book.store.node(older)
+        assert "Ilse" not in _cards(book.store.snapshot(node.after))  # history is kept
+        assert "Ilse" in _cards(book.going_on_from(CHAT, node))
+        assert "Ilse" in _cards(book.going_on_from(CHAT, None))  # and from the start
+        branch = book.begin(CHAT, second)  # the next turn from there has her indeed
+        assert "Ilse" in _cards(branch.before)

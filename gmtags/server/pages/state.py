@@ -2,7 +2,9 @@
 
 Pages: `/gmtags/` (the chats) and `/gmtags/chats/{chat}` (its state beside its
 timeline; `?node=<id>` shows the state after that reply, `?node=start` the
-chat's start; `?embed=1` the state alone, compact, for a frame: `state_embed`).
+chat's start; `?embed=1` the state alone, compact, for a frame: `state_embed`;
+pinned to a reply, the embed shows the state a turn written after it starts from,
+with the characters saved on the pages since, as the Game panel needs).
 JSON, part of the stable interface:
 
 - `GET /gmtags/api/chats` → `[{"chat", "replies", "updated"}]`, newest first;
@@ -61,7 +63,7 @@ def node_json(node: Node, current: int | None) -> dict[str, Any]:
         "id": node.id,
         "parent": node.parent,
         "kind": page_kind(node.kind),
-        "receipts": list(node.fingerprint.receipts),
+        "receipts": list(node.receipts),
         "created": iso_time(node.created),
         "current": node.id == current,
     }
@@ -110,6 +112,8 @@ def routes(config: ServerConfig, book: ChatBook) -> list[BaseRoute]:
         shown: int | None = current
         if written == START:
             snapshot, shown = store.start(chat_id), None
+            if embed:  # the panel: where a turn written here goes on from (saves included)
+                snapshot = book.going_on_from(chat_id, None)
         elif chosen:
             node = find_node(chat_id, written or "")
             if node is None:
@@ -117,6 +121,8 @@ def routes(config: ServerConfig, book: ChatBook) -> list[BaseRoute]:
                 html = embed_missing(chat_id, message, waiting=False) if embed else None
                 return HTMLResponse(html or not_found_page(message), status_code=404)
             snapshot, shown = store.snapshot(node.after), node.id
+            if embed:
+                snapshot = book.going_on_from(chat_id, node)
         else:
             snapshot = book.current(chat_id) or store.start(chat_id)
         nodes = store.nodes(chat_id)

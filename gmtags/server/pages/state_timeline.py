@@ -208,7 +208,7 @@ def _indent(level: int) -> int:
 
 def _cards(node: Node) -> str:
     """A node's receipts as cards (a reply with no tags says so)."""
-    receipts = node.fingerprint.receipts
+    receipts = node.receipts
     if not receipts:
         return '<p class="none">No tags in this reply.</p>'
     cards = []
