@@ -217,12 +217,13 @@ class CheckRecord:
         return every
 
     def score_words(self) -> str | None:
-        """The total (`11`) or the successes (`2 successes`); none for roll-against."""
+        """The total (`= 11`, read on from the faces) or the successes (`2 successes`); none
+        for roll-against."""
         if self.resolution == "successes":
             return f"{self.total} {'success' if self.total == 1 else 'successes'}"
         if self.resolution == "against":
             return None
-        return str(self.total)
+        return f"= {self.total}"
 
     def extras(self) -> list[str]:
         """What the check spent or drew besides its dice."""

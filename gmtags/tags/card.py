@@ -139,11 +139,13 @@ def check_card(
     """`🎲 **Ward** · Bram · 3d10 ≥7 vs 2 → 9, 3, 7 · 2 successes · **success**`.
 
     `roll` is what was thrown and against what, `rolled` the faces (or the
-    symbols), `score` the total or successes, `tier` the outcome, `extras`
-    what the check spent or drew.
+    symbols), `score` the total (`= 12`, joined to the faces) or successes,
+    `tier` the outcome, `extras` what the check spent or drew.
     """
     parts = [f"{CHECK} **{skill}**", *([who] if who else []), f"{roll} → {rolled}"]
-    if score:
+    if score and score.startswith("="):  # a total reads on from the faces: `→ 8 = 12`
+        parts[-1] += f" {score}"
+    elif score:
         parts.append(score)
     parts.append(f"**{tier}**")
     parts.extend(extras)

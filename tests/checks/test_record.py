@@ -245,31 +245,31 @@ class TestCard:
     @pytest.mark.parametrize(
         ("fields", "middle"),
         [
-            ({"dice": "2d6", "rolls": [3, 5], "used": 8, "total": 8}, "2d6 vs 8 → 3, 5 · 8"),
+            ({"dice": "2d6", "rolls": [3, 5], "used": 8, "total": 8}, "2d6 vs 8 → 3, 5 = 8"),
             (
                 {"dice": "2d6", "rolls": [3, 5], "used": 8, "modifier": -1, "total": 7},
-                "2d6-1 vs 8 → 3, 5 · 7",
+                "2d6-1 vs 8 → 3, 5 = 7",
             ),
             (
                 {"dice": "2d20", "rolls": [15, 18], "used": 18, "modifier": 5, "total": 23,
                  "mode": "advantage"},
-                "2d20+5 with advantage vs 8 → ~~15~~, 18 · 23",
+                "2d20+5 with advantage vs 8 → ~~15~~, 18 = 23",
             ),
             (
                 {"dice": "2d20", "rolls": [15, 18], "used": 15, "total": 15,
                  "mode": "disadvantage"},
-                "2d20 with disadvantage vs 8 → 15, ~~18~~ · 15",
+                "2d20 with disadvantage vs 8 → 15, ~~18~~ = 15",
             ),
             (
                 {"dice": "3d6", "rolls": [2, 3, 1], "used": 3, "total": 3, "highest": True},
-                "3d6 highest vs 8 → ~~2~~, 3, ~~1~~ · 3",
+                "3d6 highest vs 8 → ~~2~~, 3, ~~1~~ = 3",
             ),
             (
                 {"dice": "1d100", "rolls": [36, 56], "used": 56, "total": 56,
                  "resolution": "against", "against": "at-most"},
                 "1d100 ≤8 → ~~36~~, 56",
             ),
-            ({"rolls": [], "total": 0}, "no dice vs 8 → no dice · 0"),
+            ({"rolls": [], "total": 0}, "no dice vs 8 → no dice = 0"),
         ],
     )  # fmt: skip
     def test_the_roll_with_kept_dice_distinguishable(
@@ -312,7 +312,7 @@ class TestCard:
     def test_who_comes_second(self) -> None:
         """A resolved character follows the check's name; the dc may be negative."""
         got = card(who="Bram", dc=-3, rolls=[1], used=1, total=1, dice="1d6")
-        assert got == "🎲 **Ward** · Bram · 1d6 vs -3 → 1 · 1 · **failure**"
+        assert got == "🎲 **Ward** · Bram · 1d6 vs -3 → 1 = 1 · **failure**"
 
     def test_long_names_stay_whole(self) -> None:
         """The card is for a person: a 10,000-character skill is not cut."""
@@ -336,7 +336,7 @@ class TestReceipt:
             inputs,
             record.attrs(),
         )
-        assert receipt.card == "🎲 **Climb** · no dice+4 vs 10 → 2, 5 · 11 · **failure**"
+        assert receipt.card == "🎲 **Climb** · no dice+4 vs 10 → 2, 5 = 11 · **failure**"
         assert receipt.text == (
             '[skill_check: skill="Climb" dc="10" rolls="2|5" used="7" modifier="4" total="11" '
             'result="failure" resolution="sum" dice=""]'

@@ -145,11 +145,11 @@ class TestCardLines:
     def test_a_message_of_cards_is_its_cards(self) -> None:
         """Each card line, whitespace collapsed, is one entry, in order."""
         text = (
-            "The gate holds. \n🎲 **Ward** ·  Bram · 2d6 vs 9 → 3, 4 · 7 · **failure**\n"
+            "The gate holds. \n🎲 **Ward** ·  Bram · 2d6 vs 9 → 3, 4 = 7 · **failure**\n"
             "Rain.\n🕒 **Alarm** 1/6"
         )
         assert fingerprint(text).receipts == (
-            "🎲 **Ward** · Bram · 2d6 vs 9 → 3, 4 · 7 · **failure**",
+            "🎲 **Ward** · Bram · 2d6 vs 9 → 3, 4 = 7 · **failure**",
             "🕒 **Alarm** 1/6",
         )
 
