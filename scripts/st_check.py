@@ -256,6 +256,8 @@ class Check:
             page, "Warden", "The rain has not stopped for three days. The gate is shut."
         )
         self.connect(url=self.gmtags)
+        # Streaming on, as SillyTavern's "Streaming" box in its response settings does.
+        page.evaluate("() => $('#stream_toggle').prop('checked', true).trigger('change')")
         page.click("#gmtags-panel-button")
         page.locator("#gmtags-panel").wait_for()
 
@@ -288,7 +290,10 @@ class Check:
             turns += 1
             self.all_right(f"turn {turns}")
 
-        for text in ("I study the gate.", "I duck.", "I listen.", "I search the room."):
+        self.streamed_card("I study the gate.")
+        turns += 1
+        self.all_right("turn 1 (streamed)")
+        for text in ("I duck.", "I listen.", "I search the room."):
             turn(text)
         first_chat = self.chat_id()
         check(
@@ -325,6 +330,19 @@ class Check:
         self.screenshots(shots)
         self.branch(first_chat)
         self.second_chat(first_chat)
+
+    def streamed_card(self, text: str) -> None:
+        """Send a turn and see a card in the reply while it still streams."""
+        page = self.p
+        page.fill("#send_textarea", text)
+        page.click("#send_but")
+        page.wait_for_function(
+            "() => getComputedStyle(document.querySelector('#mes_stop')).display !== 'none'"
+            " && document.querySelector('#chat .last_mes .gmtags-card')",
+            timeout=20_000,
+        )
+        print("  ok: a card shows while the reply streams", flush=True)
+        idle(page)
 
     def build_character(self, name: str) -> None:
         page = self.p
@@ -432,7 +450,7 @@ def _ends(receipts: tuple[str, ...], node: tuple[str, ...]) -> bool:
 def run(st_dir: Path, shots: Path, keep: bool) -> int:
     work = Path(tempfile.mkdtemp(prefix="gmtags-st-check-"))
     st = SillyTavern(st_dir, work / "st-data", free_port())
-    upstream = ScriptedUpstream(script=reply_for, chunk_size=5, pace=0.01)
+    upstream = ScriptedUpstream(script=reply_for, chunk_size=5, pace=0.04)
     gmtags_port = free_port()
     gmtags_url = f"http://127.0.0.1:{gmtags_port}"
     servers: list[Callable[[], None]] = []
