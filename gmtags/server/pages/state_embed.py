@@ -92,6 +92,7 @@ def _document(title: str, body: str, data: str) -> str:
         f'<link rel="stylesheet" href="{STATIC}/base.css">'
         f'<link rel="stylesheet" href="{STATIC}/state/state.css">'
         f'<link rel="stylesheet" href="{STATIC}/state/embed.css">'
+        f'<script src="{STATIC}/state/follow.js" defer></script>'
         f'<script src="{STATIC}/state/embed.js" defer></script></head>'
         f'<body class="embed"{data}><main id="main" class="embed-main">{body}</main></body></html>'
     )

@@ -215,5 +215,6 @@ class TestEmbedPage:
         assert "<style" not in response.text
         assert " style=" not in response.text
         assert re.findall(r"<script[^>]*>", response.text) == [
-            '<script src="/gmtags/static/state/embed.js" defer>'
+            '<script src="/gmtags/static/state/follow.js" defer>',
+            '<script src="/gmtags/static/state/embed.js" defer>',
         ]

@@ -8,15 +8,12 @@
   "use strict";
   var body = document.body;
   var api = body.dataset.api;
-  if (!api || !window.fetch || !window.DOMParser) {
+  if (!api || !window.fetch || !window.DOMParser || !window.gmtagsFollow) {
     return;
   }
   var POLL_MS = 1000;
   var live = document.getElementById("live");
   var signature = null;
-  var checking = false;
-  var again = false;
-  var poller = null;
   var quiet = null;
   var QUIET_MS = 6000; // how long "Updated: …" stays (the compact panel has little room)
 
@@ -61,78 +58,22 @@
       });
   }
 
-  function check() {
-    if (checking) {
-      again = true;
-      return Promise.resolve();
+  // A reading of the chat's JSON (`follow.js`): load the state again when it changed.
+  function read(text) {
+    if (body.dataset.mode === "waiting") {
+      window.location.reload(); // the chat's first reply: the whole page, with the state
+      return null;
     }
-    checking = true;
-    return fetch(api, { cache: "no-store" })
-      .then(function (response) {
-        return response.ok ? response.text() : null;
-      })
-      .then(function (text) {
-        if (text === null) {
-          return null;
-        }
-        if (body.dataset.mode === "waiting") {
-          window.location.reload(); // the chat's first reply: the whole page, with the state
-          return null;
-        }
-        var changed =
-          signature !== null ? text !== signature : version(JSON.parse(text)) !== body.dataset.version;
-        signature = text;
-        return changed ? load() : null;
-      })
-      .catch(function () {
-        return null;
-      })
-      .then(function () {
-        checking = false;
-        if (again) {
-          again = false;
-          return check();
-        }
-        return null;
-      });
+    var changed =
+      signature !== null ? text !== signature : version(JSON.parse(text)) !== body.dataset.version;
+    signature = text;
+    return changed ? load() : null;
   }
 
-  function startPolling() {
-    if (poller === null) {
-      poller = window.setInterval(check, POLL_MS);
-    }
-  }
-
-  function stopPolling() {
-    if (poller !== null) {
-      window.clearInterval(poller);
-      poller = null;
-    }
-  }
-
-  function follow() {
-    if (!window.EventSource || body.dataset.mode === "waiting") {
-      startPolling(); // a chat not made yet has no events stream
-      return;
-    }
-    var source = new EventSource(api + "/events");
-    source.addEventListener("open", function () {
-      stopPolling();
-      check(); // anything that happened while the stream was closed
-    });
-    ["node", "current", "changed"].forEach(function (kind) {
-      source.addEventListener(kind, function () {
-        check();
-      });
-    });
-    source.addEventListener("error", function () {
-      startPolling();
-      if (source.readyState === EventSource.CLOSED) {
-        window.setTimeout(follow, 2000);
-      }
-    });
-  }
-
-  check();
-  follow();
+  window.gmtagsFollow(api, read, {
+    pollMs: POLL_MS,
+    pollOnly: function () {
+      return body.dataset.mode === "waiting"; // a chat not made yet has no events stream
+    },
+  });
 })();

@@ -8,15 +8,12 @@
   "use strict";
   var body = document.body;
   var api = body.dataset.api;
-  if (!api || !window.fetch || !window.DOMParser) {
+  if (!api || !window.fetch || !window.DOMParser || !window.gmtagsFollow) {
     return;
   }
   var POLL_MS = 1500;
   var live = document.getElementById("live");
   var signature = null;
-  var checking = false;
-  var again = false;
-  var poller = null;
 
   function nodeIds() {
     var ids = {};
@@ -136,75 +133,13 @@
     return ids.sort().join(",") + "|" + current;
   }
 
-  // Read the chat's JSON; when it differs from the last reading, load the page again.
-  function check() {
-    if (checking) {
-      again = true;
-      return Promise.resolve();
-    }
-    checking = true;
-    return fetch(api, { cache: "no-store" })
-      .then(function (response) {
-        return response.ok ? response.text() : null;
-      })
-      .then(function (text) {
-        if (text === null) {
-          return null;
-        }
-        // Changed since the last reading; on the first, when the replies are not the ones
-        // the page was rendered with (one made in between).
-        var changed =
-          signature !== null ? text !== signature : shape(JSON.parse(text)) !== shown();
-        signature = text;
-        return changed ? load(window.location.href, true) : null;
-      })
-      .catch(function () {
-        return null;
-      })
-      .then(function () {
-        checking = false;
-        if (again) {
-          again = false;
-          return check();
-        }
-        return null;
-      });
-  }
-
-  function startPolling() {
-    if (poller === null) {
-      poller = window.setInterval(check, POLL_MS);
-    }
-  }
-
-  function stopPolling() {
-    if (poller !== null) {
-      window.clearInterval(poller);
-      poller = null;
-    }
-  }
-
-  function follow() {
-    if (!window.EventSource) {
-      startPolling();
-      return;
-    }
-    var source = new EventSource(api + "/events");
-    source.addEventListener("open", function () {
-      stopPolling();
-      check(); // anything that happened while the stream was closed
-    });
-    ["node", "current", "changed"].forEach(function (kind) {
-      source.addEventListener(kind, function () {
-        check();
-      });
-    });
-    source.addEventListener("error", function () {
-      startPolling();
-      if (source.readyState === EventSource.CLOSED) {
-        window.setTimeout(follow, 2000);
-      }
-    });
+  // A reading of the chat's JSON (`follow.js`): when it differs from the last reading (on
+  // the first, when the replies are not the ones the page was rendered with: one made in
+  // between), load the page again.
+  function read(text) {
+    var changed = signature !== null ? text !== signature : shape(JSON.parse(text)) !== shown();
+    signature = text;
+    return changed ? load(window.location.href, true) : null;
   }
 
   // Choosing a reply: show the state after it without leaving the page.
@@ -254,7 +189,5 @@
     }
   });
 
-  check(); // the first reading, which later ones are compared with
-
-  follow();
+  window.gmtagsFollow(api, read, { pollMs: POLL_MS });
 })();
