@@ -11,7 +11,7 @@
 
 import { bindChatCompletion, bindTextCompletion, chatIdOf, ensureChatId, isGmtagsUrl } from './lib/binding.js';
 import { cardOf } from './lib/cards.js';
-import { nodeForMessage } from './lib/nodes.js';
+import { panelPin } from './lib/nodes.js';
 import {
     apiHeaders, builderUrl, chatApiUrl, completionsUrl, normalise, panelUrl, statusOf,
 } from './lib/settings.js';
@@ -321,11 +321,9 @@ async function refreshPanel() {
         const response = await fetch(chatApiUrl(current, chatId), { headers: apiHeaders(current), credentials: 'omit' });
         if (response.ok) {
             const body = await response.json();
-            const nodes = Array.isArray(body?.nodes) ? body.nodes : [];
-            node = index === null ? null : nodeForMessage(ctx.chat, index, nodes);
-            if (node === null && index !== null) problem = 'The message in view was not played through gmtags; showing the latest state.';
-            // The current reply's state is the live one (with characters saved since): unpinned.
-            if (node !== null && nodes.some(n => String(n?.id) === String(node) && n?.current)) node = null;
+            const pin = panelPin(ctx.chat, index, Array.isArray(body?.nodes) ? body.nodes : []);
+            node = pin.node;
+            if (!pin.known) problem = 'The message in view was not played through gmtags; showing the latest state.';
         } else if (response.status === 404) {
             problem = 'This chat is not yet played through gmtags.';
         } else {

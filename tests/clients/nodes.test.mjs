@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 
-import { nodeForMessage, START } from '../../clients/sillytavern/lib/nodes.js';
+import { nodeForMessage, panelPin, START } from '../../clients/sillytavern/lib/nodes.js';
 import { receiptKeys } from '../../clients/sillytavern/lib/receipts.js';
 import { locateReceipts, messageInView } from '../../clients/sillytavern/lib/textmap.js';
 import { caseText } from './fixtures.mjs';
@@ -60,6 +60,28 @@ describe('nodeForMessage', () => {
         const same = '[clock: name="Omen" tick="1" result="ok" now="1/4"]';
         assert.equal(nodeForMessage([ai(same)], 0, [node('x', null, same), node('y', null, same)]), 'y');
         assert.equal(nodeForMessage([ai(same)], 0, [node('x', null, same, 'reply', true), node('y', null, same)]), 'x');
+    });
+});
+
+describe('panelPin', () => {
+    const nodes = [node('n1', null, created), node('n2', 'n1', ticked, 'reply', true)];
+    const chat = [ai(created), user('go'), ai(ticked)];
+
+    it('pins an earlier reply the player looks at', () => {
+        assert.deepEqual(panelPin(chat, 0, nodes), { node: 'n1', known: true });
+    });
+
+    it('follows the chat live at the current reply (saves made since are in the live state)', () => {
+        assert.deepEqual(panelPin(chat, 2, nodes), { node: null, known: true });
+    });
+
+    it('follows live, and says so, for a message gmtags never made', () => {
+        const edited = [ai('[clock: name="Zzz" tick="1" result="ok" now="1/4"]')];
+        assert.deepEqual(panelPin(edited, 0, nodes), { node: null, known: false });
+    });
+
+    it('follows live when no message is looked at', () => {
+        assert.deepEqual(panelPin(chat, null, nodes), { node: null, known: true });
     });
 });
 

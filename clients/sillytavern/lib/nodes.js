@@ -139,3 +139,27 @@ function pastMatching(before, earlier, byId) {
     }
     return count;
 }
+
+/**
+ * What the Game panel pins for the message at `index`: its node, or null to
+ * follow the chat live, which it does for the chat's current node (the live
+ * state also holds the characters saved on the pages since: SPEC §11) and
+ * when no message is looked at. `known` is false when the message's receipts
+ * match no node (not played through gmtags, or edited): the panel then shows
+ * the live state and says so.
+ * @param {{mes?: string, is_user?: boolean}[]} messages
+ * @param {number | null} index
+ * @param {ApiNode[]} nodes
+ * @returns {{node: string | null, known: boolean}}
+ */
+export function panelPin(messages, index, nodes) {
+    if (index === null) {
+        return { node: null, known: true };
+    }
+    const node = nodeForMessage(messages, index, nodes);
+    if (node === null) {
+        return { node: null, known: false };
+    }
+    const current = nodes.some(n => String(n?.id) === String(node) && n?.current);
+    return { node: current ? null : node, known: true };
+}

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from html import unescape
 from pathlib import Path
 
+import httpx
 import pytest
 
 from gmtags.history.fingerprint import fingerprint
@@ -148,6 +149,24 @@ class TestEmbedPage:
         for clock in after_first["rulesetClocks"]:
             assert f'data-filled="{clock["filled"]}"' in pinned.html
         assert "(the current one)" in embed(served, f"&node={second['id']}").text_of("viewing")
+
+    def test_pinned_shows_characters_saved_since(self, served: Served) -> None:
+        """Pinned to an earlier reply, the embed shows where a turn written there goes on
+        from: a character saved on the pages since is in it (SPEC §11, saves stay in play);
+        the full page keeps that reply's own state."""
+        played(served)
+        first, _ = nodes(served, "road")
+        saved = httpx.post(
+            f"{served.url}/gmtags/api/builder/save",
+            json={"chat": "road", "name": "Ilse Vane", "card": {}},
+            headers={"Origin": served.url},
+            timeout=10,
+        )
+        assert saved.status_code == 200, saved.text
+        assert "Ilse Vane" in embed(served, f"&node={first['id']}").html
+        assert "Ilse Vane" in embed(served, "&node=start").html
+        full = served.get(f"/gmtags/chats/road?node={first['id']}").text
+        assert "Ilse Vane" not in full.split('id="timeline"')[0]
 
     def test_pinned_to_the_start(self, served: Served) -> None:
         """`&node=start` is the chat's start state, named so."""
