@@ -127,7 +127,9 @@ def chat_page(
     )
     shown_attr = "current" if not chosen else "start" if shown is None else str(shown)
     data = f' data-api="{esc(api)}" data-shown="{esc(shown_attr)}"'
-    return document(f"{chat_id} · gmtags", body, scripts=["state/follow.js", "state/state.js"], data=data)
+    return document(
+        f"{chat_id} · gmtags", body, scripts=["state/follow.js", "state/state.js"], data=data
+    )
 
 
 def _builder_links(ruleset: Ruleset, path: str) -> str:
