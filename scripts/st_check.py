@@ -111,8 +111,11 @@ def reply_for(messages: Sequence[Any]) -> str:
 class Check:
     """One st-check run: the servers, the browser page, and the checks after each step."""
 
-    def __init__(self, st: SillyTavern, gmtags_url: str, upstream: ScriptedUpstream) -> None:
+    def __init__(
+        self, st: SillyTavern, gmtags_url: str, upstream: ScriptedUpstream, token: str | None
+    ) -> None:
         self.st = st
+        self.token = token
         self.gmtags = gmtags_url
         self.upstream = upstream
         self.page: Page | None = None
@@ -120,7 +123,8 @@ class Check:
 
     # -- what gmtags holds -------------------------------------------------------------
     def api(self, path: str) -> Any:
-        answer = httpx.get(self.gmtags + path, timeout=10.0)
+        headers = {} if self.token is None else {"X-Gmtags-Token": self.token}
+        answer = httpx.get(self.gmtags + path, headers=headers, timeout=10.0)
         answer.raise_for_status()
         return answer.json()
 
@@ -255,13 +259,24 @@ class Check:
         create_character(
             page, "Warden", "The rain has not stopped for three days. The gate is shut."
         )
-        self.connect(url=self.gmtags)
+        self.connect(url=self.gmtags, token=self.token)
         # Streaming on, as SillyTavern's "Streaming" box in its response settings does.
         page.evaluate("() => $('#stream_toggle').prop('checked', true).trigger('change')")
         page.click("#gmtags-panel-button")
         page.locator("#gmtags-panel").wait_for()
 
-    def connect(self, url: str | None = None) -> None:
+    def sign_in_panel(self) -> None:
+        """With --token the panel's frame asks for the token once, as the pages do."""
+        frame = self.p.frame_locator("#gmtags-panel iframe")
+        field = frame.locator("input#token")
+        field.wait_for(timeout=10_000)
+        field.fill(str(self.token))
+        frame.get_by_role("button", name="Open").click()
+        frame.locator("main").first.wait_for()
+        check(not frame.locator("input#token").count(), "the token did not open the panel")
+        print("  ok: the panel asked for the token once", flush=True)
+
+    def connect(self, url: str | None = None, token: str | None = None) -> None:
         """Open the extension's settings (set its URL) and press Connect."""
         page = self.p
         page.click("#extensions-settings-button")
@@ -272,6 +287,9 @@ class Check:
         if url is not None:
             page.fill("#gmtags-url", url)
             page.locator("#gmtags-url").dispatch_event("change")
+        if token is not None:
+            page.fill("#gmtags-token", token)
+            page.locator("#gmtags-token").dispatch_event("change")
         page.click("#gmtags-connect")
         page.wait_for_function(
             "() => /connected/i.test(document.querySelector('#gmtags-status')?.textContent ?? '')",
@@ -343,6 +361,8 @@ class Check:
         )
         print("  ok: a card shows while the reply streams", flush=True)
         idle(page)
+        if self.token is not None:  # the panel's frame exists once the chat is played
+            self.sign_in_panel()
 
     def build_character(self, name: str) -> None:
         page = self.p
@@ -447,7 +467,7 @@ def _ends(receipts: tuple[str, ...], node: tuple[str, ...]) -> bool:
     return bool(node) and receipts[-len(node) :] == node
 
 
-def run(st_dir: Path, shots: Path, keep: bool) -> int:
+def run(st_dir: Path, shots: Path, keep: bool, token: str | None = None) -> int:
     work = Path(tempfile.mkdtemp(prefix="gmtags-st-check-"))
     st = SillyTavern(st_dir, work / "st-data", free_port())
     upstream = ScriptedUpstream(script=reply_for, chunk_size=5, pace=0.04)
@@ -477,7 +497,8 @@ def run(st_dir: Path, shots: Path, keep: bool) -> int:
         served = subprocess.Popen(
             [*gm, "serve", "--ruleset", str(work / "ruleset.json"), "--state",
              str(work / "state.json"), "--upstream", f"{model.url}/v1", "--port",
-             str(gmtags_port), "--db", str(work / "history.sqlite3"), "--allow-origin", st.url],
+             str(gmtags_port), "--db", str(work / "history.sqlite3"), "--allow-origin", st.url,
+             *([] if token is None else ["--token", token])],
             stdout=log, stderr=subprocess.STDOUT,
         )  # fmt: skip
         servers.append(served.terminate)
@@ -492,7 +513,7 @@ def run(st_dir: Path, shots: Path, keep: bool) -> int:
             page = browser.new_page(viewport={"width": 1280, "height": 800})
             errors: list[str] = []
             page.on("pageerror", lambda error: errors.append(str(error)))
-            run_check = Check(st, gmtags_url, upstream)
+            run_check = Check(st, gmtags_url, upstream, token)
             run_check.page = page
             try:
                 run_check.set_up()
@@ -523,8 +544,9 @@ def main() -> int:
     parser.add_argument("--st-dir", type=Path, required=True, help="a SillyTavern checkout")
     parser.add_argument("--shots", type=Path, default=ROOT / "docs")
     parser.add_argument("--keep", action="store_true", help="keep SillyTavern's data folder")
+    parser.add_argument("--token", help="run gmtags with this --token (the extension sends it)")
     arguments = parser.parse_args()
-    return run(arguments.st_dir.resolve(), arguments.shots, arguments.keep)
+    return run(arguments.st_dir.resolve(), arguments.shots, arguments.keep, arguments.token)
 
 
 if __name__ == "__main__":
