@@ -259,11 +259,47 @@ class Check:
         create_character(
             page, "Warden", "The rain has not stopped for three days. The gate is shut."
         )
+        self.status_lights()
         self.connect(url=self.gmtags, token=self.token)
         # Streaming on, as SillyTavern's "Streaming" box in its response settings does.
         page.evaluate("() => $('#stream_toggle').prop('checked', true).trigger('change')")
         page.click("#gmtags-panel-button")
         page.locator("#gmtags-panel").wait_for()
+
+    def status_lights(self) -> None:
+        """The settings' status light: gmtags not reachable, then (with a token) a wrong one."""
+        page = self.p
+        self.open_settings()
+        trials = [(f"http://127.0.0.1:{free_port()}", None, "unreachable")]
+        if self.token is not None:
+            trials.append((self.gmtags, "not-" + self.token, "wrong-token"))
+        for url, token, state in trials:
+            page.fill("#gmtags-url", url)
+            page.locator("#gmtags-url").dispatch_event("change")
+            if token is not None:
+                page.fill("#gmtags-token", token)
+                page.locator("#gmtags-token").dispatch_event("change")
+            try:
+                page.wait_for_function(
+                    "(state) => document.querySelector('#gmtags-status')?.dataset.state === state",
+                    arg=state,
+                    timeout=10_000,
+                )
+            except Exception as error:  # playwright's timeout
+                shown = page.locator("#gmtags-status").text_content()
+                raise Failed(f"the status light says {shown!r}, not {state}") from error
+            print(f"  ok: the status light says {state}", flush=True)
+
+    def open_settings(self) -> None:
+        """SillyTavern's Extensions panel open, with the gmtags block unfolded."""
+        page = self.p
+        settings = page.locator("#gmtags-settings")
+        if not settings.is_visible():
+            page.click("#extensions-settings-button")
+            settings.wait_for()
+        if not page.locator("#gmtags-url").is_visible():
+            settings.locator(".inline-drawer-toggle").click()
+            page.locator("#gmtags-url").wait_for()
 
     def sign_in_panel(self) -> None:
         """With --token the panel's frame asks for the token once, as the pages do."""
@@ -279,11 +315,7 @@ class Check:
     def connect(self, url: str | None = None, token: str | None = None) -> None:
         """Open the extension's settings (set its URL) and press Connect."""
         page = self.p
-        page.click("#extensions-settings-button")
-        settings = page.locator("#gmtags-settings")
-        settings.wait_for(state="attached")
-        if not page.locator("#gmtags-url").is_visible():
-            settings.locator(".inline-drawer-toggle").click()
+        self.open_settings()
         if url is not None:
             page.fill("#gmtags-url", url)
             page.locator("#gmtags-url").dispatch_event("change")
