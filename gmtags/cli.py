@@ -30,7 +30,7 @@ from gmtags.prompt import gm_instructions
 from gmtags.prompt.reminder import character_block
 from gmtags.ruleset.load import load_ruleset
 from gmtags.ruleset.schema import ruleset_schema_json
-from gmtags.server.cli import serve_command, token_for
+from gmtags.server.cli import check_origins, serve_command, token_for
 from gmtags.server.demo import serve_demo
 from gmtags.state.snapshot import Snapshot, load_snapshot
 from gmtags.stream.cli import stream_command
@@ -174,15 +174,31 @@ def _demo_report(result: ProcessResult, before: Snapshot) -> str:
     envvar="GMTAGS_TOKEN",
     help="With --serve: required by every route (needed to listen beyond loopback).",
 )
+@click.option(
+    "--allow-origin",
+    "allow_origins",
+    multiple=True,
+    metavar="ORIGIN",
+    help="With --serve: a web page origin allowed to call it, such as SillyTavern's"
+    " http://127.0.0.1:8000 (for the SillyTavern extension). Repeatable.",
+)
 def demo_command(
-    seed: int, serve: bool, host: str, port: int, ruleset_path: str | None, token: str | None
+    seed: int,
+    serve: bool,
+    host: str,
+    port: int,
+    ruleset_path: str | None,
+    token: str | None,
+    allow_origins: tuple[str, ...],
 ) -> None:
     """Process the bundled example reply and show it as a player sees it (or --serve it)."""
-    if ruleset_path is not None and not serve:
-        raise click.UsageError("--ruleset goes with --serve")
+    if (ruleset_path is not None or allow_origins) and not serve:
+        raise click.UsageError("--ruleset and --allow-origin go with --serve")
     if serve:
         token_for(host, token)
-        serve_demo(host, port, _ruleset(ruleset_path) if ruleset_path else None, token)
+        check_origins(allow_origins)
+        ruleset = _ruleset(ruleset_path) if ruleset_path else None
+        serve_demo(host, port, ruleset, token, allow_origins)
         return
     ruleset = load_ruleset(json.loads(demo_file("ruleset.json").read_text(encoding="utf-8")))
     state: Any = json.loads(demo_file("state.json").read_text(encoding="utf-8"))

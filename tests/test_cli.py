@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import json
+import socket
 import subprocess
 import sys
+import time
 from pathlib import Path
 
+import httpx
 import pytest
 
 from gmtags.cli import main
@@ -168,6 +171,44 @@ class TestDemoCommand:
         assert "What the player reads" in out.stdout
         assert 'result="ok" now="2/6"' in out.stdout
         assert "🕒 **Alarm raised** 2/6" in out.stdout
+
+    def test_demo_serve_lets_an_allowed_origin_call_it(self, tmp_path: Path) -> None:
+        """`gmtags demo --serve --allow-origin O` answers O's preflight (the SillyTavern
+        extension's page), and refuses another origin's."""
+        with socket.socket() as probe:
+            probe.bind(("127.0.0.1", 0))
+            port = probe.getsockname()[1]
+        extension = "http://127.0.0.1:8000"
+        served = subprocess.Popen(
+            [sys.executable, "-c", "from gmtags.cli import run; run()", "demo", "--serve",
+             "--port", str(port), "--allow-origin", extension],
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=tmp_path,
+        )  # fmt: skip
+        try:
+            url = f"http://127.0.0.1:{port}/gmtags/api/chats"
+            deadline = time.monotonic() + 20
+            while True:
+                try:
+                    httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=1.0)
+                    break
+                except httpx.HTTPError:
+                    assert time.monotonic() < deadline and served.poll() is None
+                    time.sleep(0.1)
+            ask = {"Access-Control-Request-Method": "GET"}
+            allowed = httpx.options(url, headers={**ask, "Origin": extension})
+            assert allowed.status_code == 204
+            assert allowed.headers["access-control-allow-origin"] == extension
+            other = httpx.options(url, headers={**ask, "Origin": "http://127.0.0.1:9999"})
+            assert other.status_code == 403
+        finally:
+            served.terminate()
+            served.wait(10)
+
+    def test_demo_allow_origin_goes_with_serve(self) -> None:
+        """--allow-origin without --serve, or one that is no origin, is refused."""
+        assert gmtags("demo", "--allow-origin", "http://127.0.0.1:8000").returncode == 2
+        refused = gmtags("demo", "--serve", "--allow-origin", "*")
+        assert refused.returncode == 2 and "--allow-origin" in refused.stderr
 
     def test_demo_builds_a_character_from_answers_that_plays(self) -> None:
         """The demo's second half: the bundled answers build a 5e wizard whose builder-trained

@@ -39,7 +39,11 @@ def demo_config(
 
 
 def serve_demo(
-    host: str, port: int, ruleset: Ruleset | None = None, token: str | None = None
+    host: str,
+    port: int,
+    ruleset: Ruleset | None = None,
+    token: str | None = None,
+    allow_origins: tuple[str, ...] = (),
 ) -> None:
     """Serve the proxy on `host`:`port` against the scripted upstream on a free loopback port
     (with `ruleset` instead of the bundled one: module doc).
@@ -47,7 +51,8 @@ def serve_demo(
     Runs until interrupted (Ctrl-C); the upstream stops with it.
     """
     with BackgroundServer(ScriptedUpstream().app) as upstream:
-        app = create_app(replace(demo_config(f"{upstream.url}/v1", ruleset, token), host=host))
+        config = demo_config(f"{upstream.url}/v1", ruleset, token)
+        app = create_app(replace(config, host=host, allow_origins=allow_origins))
         click.echo(f"gmtags demo: scripted upstream on {upstream.url}/v1 (model {MODEL!r})")
         click.echo(f"gmtags demo: point your chat UI at http://{host}:{port}/v1 (any API key)")
         uvicorn.run(app, host=host, port=port, log_level="warning")
