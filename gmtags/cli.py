@@ -192,8 +192,12 @@ def demo_command(
     allow_origins: tuple[str, ...],
 ) -> None:
     """Process the bundled example reply and show it as a player sees it (or --serve it)."""
-    if (ruleset_path is not None or allow_origins) and not serve:
-        raise click.UsageError("--ruleset and --allow-origin go with --serve")
+    for given, option in (
+        (ruleset_path is not None, "--ruleset"),
+        (allow_origins, "--allow-origin"),
+    ):
+        if given and not serve:
+            raise click.UsageError(f"{option} goes with --serve")
     if serve:
         token_for(host, token)
         check_origins(allow_origins)

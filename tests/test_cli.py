@@ -206,7 +206,8 @@ class TestDemoCommand:
 
     def test_demo_allow_origin_goes_with_serve(self) -> None:
         """--allow-origin without --serve, or one that is no origin, is refused."""
-        assert gmtags("demo", "--allow-origin", "http://127.0.0.1:8000").returncode == 2
+        alone = gmtags("demo", "--allow-origin", "http://127.0.0.1:8000")
+        assert alone.returncode == 2 and "--allow-origin goes with --serve" in alone.stderr
         refused = gmtags("demo", "--serve", "--allow-origin", "*")
         assert refused.returncode == 2 and "--allow-origin" in refused.stderr
 
