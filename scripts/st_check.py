@@ -378,6 +378,7 @@ class Check:
         turn("We push the gate.")
         check(turns >= 10, f"only {turns} turns were played")
         self.screenshots(shots)
+        self.keyboard()
         self.branch(first_chat)
         self.second_chat(first_chat)
 
@@ -395,6 +396,36 @@ class Check:
         idle(page)
         if self.token is not None:  # the panel's frame exists once the chat is played
             self.sign_in_panel()
+
+    def keyboard(self) -> None:
+        """The panel and the builder open and close by keyboard, focus going where it should."""
+        page = self.p
+        if page.locator("#gmtags-panel").is_visible():
+            page.click("#gmtags-panel-close")
+        page.focus("#gmtags-panel-button")
+        page.keyboard.press("Enter")
+        page.locator("#gmtags-panel").wait_for()
+        check(
+            page.evaluate("() => document.activeElement?.id") == "gmtags-panel-close",
+            "opening the panel by keyboard does not move focus into it",
+        )
+        page.keyboard.press("Escape")
+        page.locator("#gmtags-panel").wait_for(state="hidden")
+        check(
+            page.evaluate("() => document.activeElement?.id") == "gmtags-panel-button",
+            "closing the panel by keyboard does not give focus back to its button",
+        )
+        page.focus("#gmtags-build-button")
+        page.keyboard.press("Enter")
+        page.locator("#gmtags-builder").wait_for()
+        page.keyboard.press("Escape")
+        page.locator("#gmtags-builder").wait_for(state="hidden")
+        page.keyboard.press("Enter")  # focus is back on the builder's button
+        page.locator("#gmtags-builder").wait_for()
+        page.click("#gmtags-builder-close")
+        page.click("#gmtags-panel-button")
+        page.locator("#gmtags-panel").wait_for()
+        print("  ok: the panel and the builder by keyboard", flush=True)
 
     def build_character(self, name: str) -> None:
         page = self.p

@@ -608,6 +608,22 @@ function buildSettings() {
 
 // ---------------------------------------------------------------- start
 
+/**
+ * SillyTavern's keyboard support clicks any focused `.interactable` or
+ * `.menu_button` on Enter (its document keydown handler); a <button> already
+ * clicks itself on Enter, so for ours that would be two clicks (the panel
+ * opening and closing again). Ours keep their own click only.
+ */
+function oneClickOnEnter() {
+    document.addEventListener('keydown', event => {
+        const target = event.target;
+        if (event.key === 'Enter' && target instanceof HTMLButtonElement
+            && (target.id.startsWith('gmtags-') || target.closest('#gmtags-panel, #gmtags-builder, #gmtags-settings'))) {
+            event.stopPropagation(); // the button's own click still happens: it is the default action
+        }
+    }, true);
+}
+
 function start() {
     const ctx = context();
     settings();
@@ -615,6 +631,7 @@ function start() {
     buildButtons();
     buildPanel();
     buildBuilder();
+    oneClickOnEnter();
 
     const events = ctx.eventSource;
     const types = ctx.eventTypes;
