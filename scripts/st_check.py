@@ -40,10 +40,10 @@ from typing import Any
 import httpx
 from playwright.sync_api import Page, sync_playwright
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # st_driver
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # the tests' Chromium set-up
 
 from st_driver import (
-    CHROMIUM_FLAGS,
     SillyTavern,
     chat_texts,
     context,
@@ -60,6 +60,7 @@ from st_driver import (
 
 from gmtags.server.background import BackgroundServer
 from gmtags.server.demo_upstream import ScriptedUpstream
+from tests.browser.conftest import CHROMIUM, FLAGS
 
 ROOT = Path(__file__).resolve().parent.parent
 GMTAGS = Path(sys.executable).parent / "gmtags"
@@ -570,9 +571,7 @@ def run(st_dir: Path, shots: Path, keep: bool, token: str | None = None) -> int:
         servers.append(st.stop)
         print(f"SillyTavern {st.version} at {st.url}, gmtags at {gmtags_url}", flush=True)
         with sync_playwright() as driver:
-            browser = driver.chromium.launch(
-                executable_path="/usr/bin/chromium", args=CHROMIUM_FLAGS
-            )
+            browser = driver.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
             page = browser.new_page(viewport={"width": 1280, "height": 800})
             errors: list[str] = []
             page.on("pageerror", lambda error: errors.append(str(error)))

@@ -21,15 +21,6 @@ from typing import Any
 import httpx
 from playwright.sync_api import Page
 
-CHROMIUM_FLAGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 GENERATION_SECONDS = 30.0
 
 

@@ -467,24 +467,28 @@ function buildBuilder() {
 
 // ---------------------------------------------------------------- buttons
 
+/**
+ * A send-form button in SillyTavern's own icon font (Font Awesome 6), as its other
+ * send-form buttons are, named for a screen reader.
+ * @param {string} id @param {string} icon @param {string} label @param {() => void} onClick
+ */
+function iconButton(id, icon, label, onClick) {
+    const button = el('button', `gmtags-button interactable fa-solid ${icon}`);
+    button.id = id;
+    button.type = 'button';
+    button.title = label;
+    button.setAttribute('aria-label', label);
+    button.addEventListener('click', onClick);
+    return button;
+}
+
 function buildButtons() {
     const host = document.getElementById('leftSendForm') ?? document.getElementById('form_sheld') ?? document.body;
-    // SillyTavern's own icon font (Font Awesome 6), as its other send-form buttons use.
-    const panelButton = el('button', 'gmtags-button interactable fa-solid fa-dice-d20');
-    panelButton.id = 'gmtags-panel-button';
-    panelButton.type = 'button';
-    panelButton.title = 'Game panel';
-    panelButton.setAttribute('aria-label', 'Game panel');
+    const panelButton = iconButton('gmtags-panel-button', 'fa-dice-d20', 'Game panel', () => setPanelOpen(!panelIsOpen()));
     panelButton.setAttribute('aria-controls', 'gmtags-panel');
     panelButton.setAttribute('aria-expanded', 'false');
-    panelButton.addEventListener('click', () => setPanelOpen(!panelIsOpen()));
-    const buildButton = el('button', 'gmtags-button interactable fa-solid fa-user-plus');
-    buildButton.id = 'gmtags-build-button';
-    buildButton.type = 'button';
-    buildButton.title = 'Build character';
-    buildButton.setAttribute('aria-label', 'Build character');
+    const buildButton = iconButton('gmtags-build-button', 'fa-user-plus', 'Build character', openBuilder);
     buildButton.setAttribute('aria-haspopup', 'dialog');
-    buildButton.addEventListener('click', openBuilder);
     host.append(panelButton, buildButton);
 }
 

@@ -16,9 +16,6 @@ import httpx
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from gmtags.demo import demo_file
-from gmtags.server.background import BackgroundServer
-from gmtags.server.demo_upstream import ScriptedUpstream
 from tests.browser.conftest import SHOTS
 
 CHAT = "Warden-7"
@@ -105,13 +102,6 @@ class Parent:
     def close(self) -> None:
         self.server.shutdown()
         self.server.server_close()
-
-
-@pytest.fixture
-def upstream() -> Iterator[BackgroundServer]:
-    """The scripted model of the demo, for `gmtags serve`."""
-    with BackgroundServer(ScriptedUpstream().app) as server:
-        yield server
 
 
 @pytest.fixture
@@ -206,22 +196,12 @@ class TestEmbed:
 
 class TestEmbedFramed:
     def test_in_an_iframe_from_an_allowed_origin(
-        self, page: Page, serve: Callable[..., str], parent: Parent, upstream: BackgroundServer
+        self, page: Page, serve: Callable[..., str], parent: Parent
     ) -> None:
         """A page on an `--allow-origin` origin frames the embed, which shows the state and
         follows the chat inside the frame (the policy refuses nothing: the `page` fixture
         fails on any refusal)."""
-        url = serve(
-            "serve",
-            "--ruleset",
-            str(demo_file("ruleset.json")),
-            "--state",
-            str(demo_file("state.json")),
-            "--upstream",
-            f"{upstream.url}/v1",
-            "--allow-origin",
-            parent.origin,
-        )
+        url = serve("demo", "--serve", "--allow-origin", parent.origin)
         first, second = play_two(url)
         parent.frame_src = embed_url(url)
         page.set_viewport_size(PHONE)
