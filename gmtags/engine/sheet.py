@@ -7,6 +7,12 @@ add: `advance` (002, "Ficha de grupo…"; 004, "Listas de avance más largas"),
 `sheet="party"` (the shared sheet: `spend`, `restore`, `advance`) and
 `who="party"` (every character).
 
+`who` finds its character as SPEC §4 says (`resolve_who`): by normalised
+name, else the one card whose name starts with the name's words; no card
+either way is `unknown-character` (a command has no sheet to change), two
+cards sharing the name (neither the player's) `ambiguous-character`, two
+cards whose names start with it `ambiguous-who`.
+
 The ops are a table keyed by op name (STYLE 1); each op reads what it needs
 from the tag and hands the work to a pure transition in `gmtags.sheet`. A
 refused command returns the snapshot it was given; an applied one returns a
@@ -37,7 +43,7 @@ from gmtags.sheet.live import Outcome, PoolSpec, Refused
 from gmtags.sheet.party import PartyValues
 from gmtags.sheet.use import use
 from gmtags.sheet.values import Scalar, SheetValues, shared_values
-from gmtags.state.characters import PARTY_WHO, Character, find_character, party_members
+from gmtags.state.characters import PARTY_WHO, Character, party_members, resolve_who
 from gmtags.state.names import PARTY_KEY, normalize_name
 from gmtags.state.saves import raise_revision
 from gmtags.state.snapshot import EMPTY_LIVE, CharacterCard, LiveEntry, PartySheet, Snapshot
@@ -483,7 +489,7 @@ def apply_sheet(tag: ParsedTag, snapshot: Snapshot, context: Context) -> Applied
     who = tag.get("who")
     if who is not None and normalize_name(who) == PARTY_WHO:
         return _apply_everyone(tag, op, snapshot, context)
-    found = find_character(snapshot, who)
+    found = resolve_who(snapshot, who)
     if isinstance(found, str):
         return _refuse(tag, op, snapshot, found)
     head = ("who", found.name)
