@@ -110,6 +110,7 @@ def start_record(check: CheckInput) -> CheckRecord:
         skill=check.request.name,
         dc=0,
         who=who,
+        no_sheet=character.status == "stranger",
         with_=number.with_label,
         penalty=round(number.penalty),
         adjust=round(number.adjust_total),

@@ -10,6 +10,10 @@ newer kinds add, then `outcome`. `bonus`, `adjust` and `effects` carry a sign;
 
 `mode` is written for dice-sum checks only: it is the one kind with advantage,
 and SPEC §3's pool receipt has none.
+
+A check for a `who` that matched no card says `sheet="none"` (SPEC §4: so the
+player sees why nothing came from a sheet), among the extras after
+`automatic`, before the newer kinds' attributes.
 """
 
 from __future__ import annotations
@@ -61,6 +65,8 @@ class CheckRecord:
     effects: int = 0
     from_: list[str] = field(default_factory=list)
     automatic: bool = False
+    no_sheet: bool = False
+    """The `who` matched no card: the check read nothing from a sheet (`sheet="none"`)."""
     against: str | None = None
     highest: bool = False
     zero_dice: bool = False
@@ -134,6 +140,8 @@ class CheckRecord:
             add(("from", "; ".join(self.from_)))
         if self.automatic:
             add(("automatic", "true"))
+        if self.no_sheet:
+            add(("sheet", "none"))
         if self.against is not None:
             add(("against", self.against))
         if self.highest:
@@ -232,6 +240,8 @@ class CheckRecord:
             out.append(f"spent {self.spend}")
         if self.complication:
             out.append("complication")
+        if self.no_sheet:
+            out.append("no sheet")
         return out
 
     def receipt(self, inputs: Pairs) -> Receipt:

@@ -2,13 +2,21 @@
 
 The engine rolls every die; nothing the model writes about dice is read (the
 tag reader discards `rolls`, `total`, `result`, …). Steps: read the ask
-(`gmtags.checks.request`), work out the sheet's number (`gmtags.sheet.numbers`),
-refuse only an untrained `refuse` check (002: `reason="untrained"`), apply the
-first override that names the check (000, "Pruebas que tiran a su manera"),
-pay for what the check buys (`spend=`, `use=`: `gmtags.checks.spend`), apply
-the rows and entries `apply=` names, paying their costs
-(`gmtags.checks.contextual`, 004), then hand the check to the resolver of the
-ruleset's kind (`gmtags.checks.kinds.KINDS`: one module per kind).
+(`gmtags.checks.request`), find who the check is for (SPEC §4: by name,
+else the one card whose name starts with it), work out the sheet's
+number (`gmtags.sheet.numbers`), refuse an untrained
+`refuse` check (002: `reason="untrained"`), apply the first override that
+names the check (000, "Pruebas que tiran a su manera"), pay for what the
+check buys (`spend=`, `use=`: `gmtags.checks.spend`), apply the rows and
+entries `apply=` names, paying their costs (`gmtags.checks.contextual`, 004),
+then hand the check to the resolver of the ruleset's kind
+(`gmtags.checks.kinds.KINDS`: one module per kind).
+
+A check is refused, echoing the ask, only when gmtags would have to guess
+(SPEC §2.1) or the sheet forbids it: `ambiguous-who` (two cards' names start
+with `who`), `ambiguous-character` (two cards share `who`'s name, neither the
+player's: the reference rolled them unmodified, ENGINE-NOTES §4, but that is
+a guess SPEC §2.1 forbids), `untrained` (002, an untrained `refuse` check).
 
 A check changes state only by paying: a spend, a charm or a contextual cost
 that was paid returns the snapshot with the roller's live pools (and tracks) paid (000, "Gastar para
@@ -115,6 +123,9 @@ def apply_skill_check(tag: ParsedTag, snapshot: Snapshot, context: Context) -> A
         return Applied(snapshot, refused("skill_check", _inputs(tag), _inputs(tag), "malformed"))
     kind = KINDS[ruleset.resolution_kind or ""]
     character, values = check_sheet(ruleset, snapshot, request.who)
+    if character.refusal is not None:
+        receipt = refused("skill_check", _inputs(tag), _inputs(tag), character.refusal)
+        return Applied(snapshot, receipt)
     number = sheet_check_number(ruleset, values, character, request.name, request.with_)
     who = number.character.name if number.character.name is not None else request.who
     if number.untrained == "refuse":

@@ -45,7 +45,7 @@ from typing import Literal
 from gmtags.ruleset.model import Ruleset
 from gmtags.ruleset.sheet import Ability, CheckEntry, ListCheck, UntrainedBy
 from gmtags.sheet.values import CheckParts, SheetValues, shared_values
-from gmtags.state.characters import find_character
+from gmtags.state.characters import resolve_who
 from gmtags.state.names import normalize_name
 from gmtags.state.snapshot import CharacterCard, Snapshot
 
@@ -56,9 +56,9 @@ UntrainedRule = Literal["normal", "by", "harder", "refuse"]
 """002, "Qué hace una prueba sin entrenamiento.": the rule in force for this check."""
 
 WhoStatus = Literal["character", "stranger", "ambiguous", "none"]
-"""Who the check is for: a character with a card, a name matching none (a stranger),
-a name two cards share without the player's (ENGINE-NOTES §4: rolled unmodified),
-or no character at all (no `who` and no card)."""
+"""Who the check is for: a character with a card, a name matching none (a stranger:
+SPEC §4, a character without a sheet), a name that could be two cards (refused: SPEC
+§2.1, gmtags never guesses), or no character at all (no `who` and no card)."""
 
 _SUFFIX = re.compile(r" (?:ability check|check|saving throw|save)$")
 _SAVE_WORD = re.compile(r" (?:saving throw|save)$")
@@ -301,6 +301,9 @@ class CheckCharacter:
     status: WhoStatus
     name: str | None = None
     key: str | None = None
+    refusal: str | None = None
+    """Why a check for this `who` is refused: `ambiguous-who` (two cards' names start
+    with it) or `ambiguous-character` (two cards share it); None when it rolls."""
 
     @property
     def has_sheet(self) -> bool:
@@ -311,20 +314,25 @@ class CheckCharacter:
 def find_check_character(
     snapshot: Snapshot, who: str | None
 ) -> tuple[CheckCharacter, CharacterCard | None]:
-    """Who a check is for (SPEC §4; ENGINE-NOTES §4, "Checks"), with their card.
+    """Who a check is for (SPEC §4, `resolve_who`), with their card.
 
     No `who` (or a blank one) is the player's character, the first card; a
-    name matching no card is a stranger; a name two cards share, neither the
-    player's, is ambiguous and rolls unmodified like a stranger.
+    name is a card's by its normalised name, else the one card whose name
+    starts with its words; a name matching no card either way is a stranger,
+    a character without a sheet. A name that could be two cards is ambiguous,
+    and the check is refused (`refusal`): SPEC §2.1, gmtags never guesses a
+    value that decides a result, so two cards sharing a name (neither the
+    player's) are refused too, where the reference rolled them unmodified
+    (ENGINE-NOTES §4; SPEC wins).
     """
     asked = who if who is not None and who.strip() else None
-    found = find_character(snapshot, asked)
+    found = resolve_who(snapshot, asked)
     if found == "unknown-character":
         if asked is None:
             return CheckCharacter("none"), None
         return CheckCharacter("stranger", asked), None
-    if found == "ambiguous-character":
-        return CheckCharacter("ambiguous", asked), None
+    if isinstance(found, str):
+        return CheckCharacter("ambiguous", asked, refusal=found), None
     return CheckCharacter("character", found.name, found.key), found.card
 
 

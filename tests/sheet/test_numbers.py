@@ -350,10 +350,29 @@ class TestFindCheckCharacter:
         assert not character.has_sheet
 
     def test_ambiguous(self) -> None:
-        """ENGINE-NOTES §4: two cards sharing a name, neither the player's, roll unmodified."""
+        """Two cards sharing a name, neither the player's, are ambiguous: no card, and the
+        check is refused `ambiguous-character` (SPEC §2.1 over ENGINE-NOTES §4's unmodified
+        roll)."""
         snap = snapshot(("Bram", {}), ("Tom", {}), ("tom", {}))
         character, card = find_check_character(snap, "TOM")
-        assert (character.status, card) == ("ambiguous", None)
+        assert (character.status, character.refusal, card) == (
+            "ambiguous",
+            "ambiguous-character",
+            None,
+        )
+
+    def test_first_name(self) -> None:
+        """SPEC §4: a name no card has is the one card whose name starts with its words."""
+        snap = snapshot(("Ada", {}), ("Bram the Quiet", {}))
+        character, card = find_check_character(snap, "bram")
+        assert character == CheckCharacter("character", "Bram the Quiet", "bram the quiet")
+        assert card is not None
+
+    def test_first_name_of_two(self) -> None:
+        """SPEC §4: two cards whose names start with it are ambiguous, `ambiguous-who`."""
+        snap = snapshot(("Bram the Quiet", {}), ("Bram Stoker", {}))
+        character, card = find_check_character(snap, "Bram")
+        assert (character.status, character.refusal, card) == ("ambiguous", "ambiguous-who", None)
 
     def test_player_wins_a_shared_name(self) -> None:
         """ENGINE-NOTES §4: a name shared with the player's card is the player's."""
@@ -596,7 +615,8 @@ class TestNothingFromASheet:
         assert (result.kind, result.character.status) == ("skill", "none")
 
     def test_ambiguous(self) -> None:
-        """ENGINE-NOTES §4: a name two cards share (neither the player's) rolls unmodified."""
+        """A name two cards share (neither the player's) reads nothing from a sheet (the
+        engine refuses its check: `gmtags.engine.skill_check`)."""
         snap = snapshot(("Bram", {}), ("Tom", {"abilities": {"nerve": 5}}), ("TOM", {}))
         result = check_number(gravewatch(), snap, "tom", "Nerve")
         self.expect_bare(result)
