@@ -109,6 +109,7 @@ def start_record(check: CheckInput) -> CheckRecord:
     return CheckRecord(
         skill=check.request.name,
         dc=0,
+        name_key="save" if check.request.name_key == "save" else "skill",
         who=who,
         no_sheet=character.status == "stranger",
         with_=number.with_label,

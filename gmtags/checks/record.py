@@ -11,9 +11,12 @@ newer kinds add, then `outcome`. `bonus`, `adjust` and `effects` carry a sign;
 `mode` is written for dice-sum checks only: it is the one kind with advantage,
 and SPEC §3's pool receipt has none.
 
-A check for a `who` that matched no card says `sheet="none"` (SPEC §4: so the
-player sees why nothing came from a sheet), among the extras after
-`automatic`, before the newer kinds' attributes.
+The check's name is written under the key that named it when that is `save=`
+(issue 28: a saving throw stays a saving throw when its receipt is read
+again), else as `skill=` (the reference layout; an `ability=` name means the
+same under `skill=`). A check for a `who` that matched no card says
+`sheet="none"` (SPEC §4: so the player sees why nothing came from a sheet),
+among the extras after `automatic`, before the newer kinds' attributes.
 """
 
 from __future__ import annotations
@@ -38,6 +41,8 @@ class CheckRecord:
 
     skill: str
     dc: int
+    name_key: str = "skill"
+    """The key the check's name is written under: `save` for a saving throw, else `skill`."""
     rolls: list[int] = field(default_factory=list)
     used: int = 0
     modifier: int = 0
@@ -89,7 +94,7 @@ class CheckRecord:
     def attrs(self) -> Pairs:
         """The receipt's attributes, in the reference order."""
         out: list[tuple[str, str | None]] = [
-            ("skill", self.skill),
+            (self.name_key, self.skill),
             ("dc", str(self.dc)),
             ("rolls", "|".join(str(r) for r in self.rolls)),
             ("used", str(self.used)),

@@ -18,10 +18,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from gmtags.memo import IdentityMemo
+from gmtags.sheet.numbers import NameKey
 from gmtags.tags.parse import ParsedTag
 from gmtags.text import parse_int
 
-_NAME_KEYS = ("skill", "save", "ability")
+_NAME_KEYS: tuple[NameKey, ...] = ("skill", "save", "ability")
 
 
 @dataclass(frozen=True, slots=True)
@@ -29,7 +30,7 @@ class CheckRequest:
     """The check a tag asks for: a name, a character, and the options written."""
 
     name: str
-    name_key: str
+    name_key: NameKey
     who: str | None = None
     dc: int | None = None
     difficulty: str | None = None

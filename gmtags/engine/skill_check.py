@@ -4,7 +4,7 @@ The engine rolls every die; nothing the model writes about dice is read (the
 tag reader discards `rolls`, `total`, `result`, …). Steps: read the ask
 (`gmtags.checks.request`), find who the check is for (SPEC §4: by name,
 else the one card whose name starts with it), work out the sheet's
-number (`gmtags.sheet.numbers`), refuse an untrained
+number (`gmtags.sheet.numbers`; `save=` reads the saves), refuse an untrained
 `refuse` check (002: `reason="untrained"`), apply the first override that
 names the check (000, "Pruebas que tiran a su manera"), pay for what the
 check buys (`spend=`, `use=`: `gmtags.checks.spend`), apply the rows and
@@ -126,7 +126,9 @@ def apply_skill_check(tag: ParsedTag, snapshot: Snapshot, context: Context) -> A
     if character.refusal is not None:
         receipt = refused("skill_check", _inputs(tag), _inputs(tag), character.refusal)
         return Applied(snapshot, receipt)
-    number = sheet_check_number(ruleset, values, character, request.name, request.with_)
+    number = sheet_check_number(
+        ruleset, values, character, request.name, request.with_, request.name_key
+    )
     who = number.character.name if number.character.name is not None else request.who
     if number.untrained == "refuse":
         # 002: the check is not rolled; the ask comes back with reason="untrained".

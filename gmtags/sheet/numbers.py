@@ -30,7 +30,11 @@ Decisions where the seeds are silent:
 - ability and row checks have no training, so their untrained rule is "normal";
   the rule is None only where nothing is read from a sheet or the name is unknown;
 - a `who` that is blank counts as omitted; with no card at all the check has no
-  character and reads nothing from a sheet (SPEC §4), like a stranger.
+  character and reads nothing from a sheet (SPEC §4), like a stranger;
+- `save=` names a saving throw: its name is read as "<name> save" is, so it
+  matches the ruleset's saves only (never a skill or an ability: on 5e
+  `save="Dexterity"` is the Dexterity save, not the Dexterity check); a name
+  no save answers to is an unknown check (issue 28).
 """
 
 from __future__ import annotations
@@ -59,6 +63,9 @@ WhoStatus = Literal["character", "stranger", "ambiguous", "none"]
 """Who the check is for: a character with a card, a name matching none (a stranger:
 SPEC §4, a character without a sheet), a name that could be two cards (refused: SPEC
 §2.1, gmtags never guesses), or no character at all (no `who` and no card)."""
+
+NameKey = Literal["skill", "save", "ability"]
+"""The attribute that named the check (`gmtags.checks.request`): `save=` reads saves only."""
 
 _SUFFIX = re.compile(r" (?:ability check|check|saving throw|save)$")
 _SAVE_WORD = re.compile(r" (?:saving throw|save)$")
@@ -172,7 +179,12 @@ def match_ability(ruleset: Ruleset, written: str) -> Ability | None:
     return None
 
 
-def match_check(ruleset: Ruleset, written: str, values: SheetValues | None = None) -> CheckTarget:
+def match_check(
+    ruleset: Ruleset,
+    written: str,
+    values: SheetValues | None = None,
+    name_key: NameKey = "skill",
+) -> CheckTarget:
     """What a check's name means on this sheet (ENGINE-NOTES §4; 004, 1.161).
 
     The name and its form without a trailing " check", " ability check",
@@ -181,12 +193,13 @@ def match_check(ruleset: Ruleset, written: str, values: SheetValues | None = Non
     by the shortened name; a skill; an ability; then, with a character's
     `values`, a list row check by its row's name. A save-worded name never
     falls back to a skill or an ability ("Strength save" is no Strength check).
+    A name written as `save=` is save-worded whatever its words (module doc).
     """
     full = check_name(written)
     if not full:
         return UNKNOWN
     base = _SUFFIX.sub("", full)
-    save_worded = _SAVE_WORD.search(full) is not None
+    save_worded = name_key == "save" or _SAVE_WORD.search(full) is not None
     names = _names(ruleset)
     for answers, save in names.saves:
         if full in answers:
@@ -561,6 +574,7 @@ def sheet_check_number(
     character: CheckCharacter,
     name: str,
     with_ability: str | None = None,
+    name_key: NameKey = "skill",
 ) -> CheckNumber:
     """The number of one check for a character whose sheet values are `values`.
 
@@ -570,18 +584,19 @@ def sheet_check_number(
     hace una prueba sin entrenamiento." and "Modificadores fuera de la ficha";
     ENGINE-NOTES §4). An unknown name rolls 0 from the sheet with the
     unlimited `adjust` entries and the wound penalty still applied.
+    `name_key` is the attribute that named the check (`save=` reads saves only).
     """
     if values is None or not character.has_sheet:
-        return CheckNumber(name, match_check(ruleset, name, values), character)
+        return CheckNumber(name, match_check(ruleset, name, values, name_key), character)
     if ruleset is not values.ruleset:
-        return _sheet_number(ruleset, values, character, name, with_ability)
+        return _sheet_number(ruleset, values, character, name, with_ability, name_key)
     # Kept on the sheet's values: `shared_values` hands the next check on an unchanged card
     # the same instance, so its numbers are worked out once (issue 16).
-    key = (character.status, character.name, character.key, name, with_ability)
+    key = (character.status, character.name, character.key, name, with_ability, name_key)
     found: CheckNumber | None = values.check_numbers.get(key)
     if found is None:
         found = values.check_numbers[key] = _sheet_number(
-            ruleset, values, character, name, with_ability
+            ruleset, values, character, name, with_ability, name_key
         )
     return found
 
@@ -592,8 +607,9 @@ def _sheet_number(
     character: CheckCharacter,
     name: str,
     with_ability: str | None,
+    name_key: NameKey,
 ) -> CheckNumber:
-    target = match_check(ruleset, name, values)
+    target = match_check(ruleset, name, values, name_key)
     chosen = match_ability(ruleset, with_ability) if with_ability else None
     base = _BASES[target.kind](values, target, chosen)
     adjust = _adjust(values, base.abilities)
@@ -646,6 +662,7 @@ def check_number(
     who: str | None,
     name: str,
     with_ability: str | None = None,
+    name_key: NameKey = "skill",
 ) -> CheckNumber:
     """The number a check rolls for `who` in `snapshot`: the one source the check tags read.
 
@@ -657,4 +674,4 @@ def check_number(
     snapshot holds it.
     """
     character, values = check_sheet(ruleset, snapshot, who)
-    return sheet_check_number(ruleset, values, character, name, with_ability)
+    return sheet_check_number(ruleset, values, character, name, with_ability, name_key)

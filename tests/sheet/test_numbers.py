@@ -168,6 +168,18 @@ class TestMatchCheck:
         """A save-worded name with no such save is unknown, never an ability check."""
         assert match_check(ember_roads(), "Brawn save") == UNKNOWN
 
+    @pytest.mark.parametrize("written", ["Dexterity", "DEX", "Dexterity save", "dex_save"])
+    def test_save_key_reads_saves(self, written: str) -> None:
+        """A name written as `save=` is save-worded: "Dexterity" is the Dexterity save (issue
+        28), where the same name as `skill=` is the Dexterity check."""
+        assert match_check(five_e(), written, name_key="save").id == "dex_save"
+        assert match_check(five_e(), "Dexterity").kind == "ability"
+
+    def test_save_key_never_falls_back(self) -> None:
+        """`save=` naming no save is unknown, never a skill or an ability check."""
+        assert match_check(five_e(), "Athletics", name_key="save") == UNKNOWN
+        assert match_check(ember_roads(), "Brawn", name_key="save") == UNKNOWN
+
     def test_skill_and_suffix(self) -> None:
         """Skills come next, by id, label or with " check" removed."""
         assert match_check(five_e(), "Sleight of Hand").id == "sleight_of_hand"
