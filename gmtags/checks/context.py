@@ -3,12 +3,25 @@
 000, "Qué puede escribir el Game Master…": `difficulty=` names a ladder rung
 instead of `dc=`; "Se ignora un nombre al que no responde ningún peldaño o que
 comparten dos", and a `dc=` written beside it still wins for the number.
+
+SPEC §2.1: a `dc` that is a rung's name (matched as `difficulty=` matches one)
+reads that rung exactly as `difficulty=` would (`read_dc`); a `dc` that is
+neither a whole number nor a rung refuses the check (`unknown-dc`). No seed
+says otherwise for any kind: 000's "los valores fuera de rango se ajustan al
+extremo más cercano y un atributo no ofrecido se ignora, sin rechazar la
+prueba" covers numbers out of range and attributes the ruleset does not offer,
+never a `dc` that is no number, and the seeds say nothing of text in `dc=`.
+On roll-against, whose `dc=` moves the target (000: "un dc= en la etiqueta
+mueve el número"), a rung named in `dc` divides and moves it as its
+`difficulty=` does. Decision where SPEC is silent: a rung named in `dc` stands
+for `dc=` in full, so it wins over a `difficulty=` written beside it (for the
+number, as a `dc=` does, and for a pool's target too, since one rung is meant).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TypeVar
 
 from gmtags.checks.dice import Tray
@@ -99,6 +112,18 @@ def named_rung(ladder: Sequence[R] | None, written: str | None) -> R | None:
     wanted = written.strip().casefold()
     found = [rung for rung in ladder if rung.label.casefold() == wanted]
     return found[0] if len(found) == 1 else None
+
+
+def read_dc(request: CheckRequest, ladder: Sequence[Rung] | None) -> CheckRequest | None:
+    """The request with a `dc` written as a rung's name read as `difficulty=` that rung
+    (SPEC §2.1); None when the `dc` is neither a whole number nor a rung of `ladder`
+    (the check is refused `unknown-dc`)."""
+    if request.dc_text is None:
+        return request
+    rung = named_rung(ladder, request.dc_text)
+    if rung is None:
+        return None
+    return replace(request, dc_text=None, difficulty=rung.label)
 
 
 def start_record(check: CheckInput) -> CheckRecord:

@@ -10,6 +10,11 @@ with its sign (never converted, SPEC §8), so it clamps to the same end as any
 other number too big for its range, never silently dropped. Nothing the model
 writes about dice (rolls, totals, results) is read at all: the tag reader has
 already discarded those attributes.
+
+`dc` is the one number read otherwise (SPEC §2.1: gmtags never guesses a value
+that decides a result): a `dc` that is no whole number is kept as written in
+`dc_text`, for the engine to read as a rung of the check's ladder or refuse
+(`gmtags.checks.context.read_dc`), never ignored.
 """
 
 from __future__ import annotations
@@ -33,6 +38,9 @@ class CheckRequest:
     name_key: NameKey
     who: str | None = None
     dc: int | None = None
+    dc_text: str | None = None
+    """The `dc` as written when it is not a whole number (a rung's name, or nothing
+    readable): None when `dc` was a number or not written."""
     difficulty: str | None = None
     with_: str | None = None
     bonus: int | None = None
@@ -97,6 +105,8 @@ def _read(tag: ParsedTag, digits: int) -> CheckRequest | None:
     for key, value in written.items():
         if key in _NUMBER_KEYS:
             options[_NUMBER_KEYS[key]] = parse_int(value, digits, saturate=True)
+            if key == "dc" and options["dc"] is None:
+                options["dc_text"] = (value or "").strip()
         elif value is None:
             continue
         elif key in _TEXT_KEYS:

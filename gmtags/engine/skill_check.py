@@ -2,8 +2,9 @@
 
 The engine rolls every die; nothing the model writes about dice is read (the
 tag reader discards `rolls`, `total`, `result`, …). Steps: read the ask
-(`gmtags.checks.request`), find who the check is for (SPEC §4: by name,
-else the one card whose name starts with it), work out the sheet's
+(`gmtags.checks.request`), read a `dc` written as a rung's name (SPEC §2.1:
+`gmtags.checks.context.read_dc`), find who the check is for (SPEC §4: by
+name, else the one card whose name starts with it), work out the sheet's
 number (`gmtags.sheet.numbers`; `save=` reads the saves), refuse an untrained
 `refuse` check (002: `reason="untrained"`), apply the first override that
 names the check (000, "Pruebas que tiran a su manera"), pay for what the
@@ -13,7 +14,8 @@ then hand the check to the resolver of the ruleset's kind
 (`gmtags.checks.kinds.KINDS`: one module per kind).
 
 A check is refused, echoing the ask, only when gmtags would have to guess
-(SPEC §2.1) or the sheet forbids it: `ambiguous-who` (two cards' names start
+(SPEC §2.1) or the sheet forbids it: `unknown-dc` (a `dc` neither a whole
+number nor a rung of the ladder), `ambiguous-who` (two cards' names start
 with `who`), `ambiguous-character` (two cards share `who`'s name, neither the
 player's: the reference rolled them unmodified, ENGINE-NOTES §4, but that is
 a guess SPEC §2.1 forbids), `untrained` (002, an untrained `refuse` check).
@@ -28,7 +30,7 @@ live state (ENGINE-NOTES §5).
 
 from __future__ import annotations
 
-from gmtags.checks.context import NOTHING_BOUGHT, CheckInput
+from gmtags.checks.context import NOTHING_BOUGHT, CheckInput, read_dc
 from gmtags.checks.contextual import Contextual, apply_contextual, effect_dice
 from gmtags.checks.dice import Tray
 from gmtags.checks.kinds import KINDS
@@ -118,9 +120,14 @@ def _contextual(
 def apply_skill_check(tag: ParsedTag, snapshot: Snapshot, context: Context) -> Applied:
     """Roll one `[skill_check:]`; a refusal echoes the ask and changes nothing."""
     ruleset = context.ruleset
-    request: CheckRequest | None = read_request(tag, context.limits.integer_digits)
-    if request is None:
+    asked: CheckRequest | None = read_request(tag, context.limits.integer_digits)
+    if asked is None:
         return Applied(snapshot, refused("skill_check", _inputs(tag), _inputs(tag), "malformed"))
+    # An override never changes the ladder (000, "Pruebas que tiran a su manera"), so the
+    # ladder a check reads is the (layered) ruleset's own.
+    request = read_dc(asked, ruleset.resolution_rules.ladder())
+    if request is None:
+        return Applied(snapshot, refused("skill_check", _inputs(tag), _inputs(tag), "unknown-dc"))
     kind = KINDS[ruleset.resolution_kind or ""]
     character, values = check_sheet(ruleset, snapshot, request.who)
     if character.refusal is not None:

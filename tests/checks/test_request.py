@@ -140,9 +140,11 @@ def _every_option(tag: ParsedTag, digits: int) -> CheckRequest | None:
         value = written.get(key)
         return value.strip() or None if value is not None else None
 
+    # SPEC §2.1: a dc written that is no number is kept as written, for the engine to read.
+    dc_text = (written["dc"] or "").strip() if "dc" in written and number("dc") is None else None
     return CheckRequest(
         name=(written.get(name_key) or "").strip(), name_key=name_key, who=text("who"),
-        dc=number("dc"), difficulty=text("difficulty"), with_=text("with"),
+        dc=number("dc"), dc_text=dc_text, difficulty=text("difficulty"), with_=text("with"),
         bonus=number("bonus"), mode=(text("mode") or "").lower() or None,
         threshold=number("threshold"), explode=number("explode"), double=number("double"),
         reroll=text("reroll"), spend=text("spend"), use=text("use"), apply=text("apply"),

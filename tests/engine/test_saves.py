@@ -134,6 +134,13 @@ class TestDiceSumWithProficiency:
         out = roll(self.RULES, '[skill_check: save="Athletics" dc="15"]', card, 3)
         assert (out["modifier"], out["save"]) == ("0", "Athletics")
 
+    def test_refused_save_echoes_save(self) -> None:
+        """A refused save echoes the ask with its `save=` key."""
+        receipt = check(self.RULES, '[skill_check: save="Dexterity" dc="Legendary"]')
+        assert receipt.render() == (
+            '[skill_check: save="Dexterity" dc="Legendary" result="refused" reason="unknown-dc"]'
+        )
+
 
 class TestRollAgainst:
     RULES = ruleset(ROLL_AGAINST)
