@@ -22,16 +22,28 @@ A case file holds one or more cases a person can read side by side:
 Sections: `snapshot` (start state, default empty), `input` (required), then
 any of `text`, `display`, `cards` and `snapshot after` as expectations. A
 fenced block's content is its lines joined by newlines, without a final one.
+A section opened with N backticks (N ≥ 3) closes only at a line of exactly N
+backticks, so a reply that holds a code fence is fenced with a longer one:
+
+    ## input
+    ````text
+    He reads the sign.
+    ```
+    [skill_check: skill="Ward" dc="2"]
+    ```
+    ````
 """
 
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-_FENCE = "```"
+_FENCE = re.compile(r"`{3,}")
+"""A section's opening line: a run of at least three backticks (then an info string)."""
 
 
 @dataclass(frozen=True)
@@ -78,8 +90,8 @@ def read_cases(path: Path) -> list[GoldenCase]:
         elif line.startswith("- ") and ":" in line and section is None:
             key, value = line[2:].split(":", 1)
             meta[key.strip()] = value.strip()
-        elif line.startswith(_FENCE) and section is not None:
-            end = lines.index(_FENCE, i + 1)
+        elif section is not None and (fence := _FENCE.match(line)) is not None:
+            end = lines.index(fence[0], i + 1)
             sections[section] = "\n".join(lines[i + 1 : end])
             section, i = None, end
         i += 1
