@@ -25,8 +25,10 @@ from gmtags.ruleset.model import Ruleset
 from gmtags.state.snapshot import Snapshot
 from gmtags.tags.parse import ParsedTag, parse_span
 from gmtags.tags.receipt import ENGINE_ATTRS, Receipt, refused
+from gmtags.tags.recover import recover
 from gmtags.tags.render import Placed, card_text, display_text, receipt_text
 from gmtags.tags.scan import Span, find_spans
+from gmtags.tags.spell import placeholder
 from gmtags.text import clean_value
 
 _log = get_logger()
@@ -64,9 +66,7 @@ def _pairs(tag: ParsedTag) -> tuple[tuple[str, str | None], ...]:
 
 
 def _malformed(tag: ParsedTag, limits: Limits) -> Receipt:
-    body = clean_value(
-        tag.raw[tag.raw.find(":") + 1 :].removesuffix("]"), limits.receipt_value_length
-    )
+    body = clean_value(recover(tag.raw).body, limits.receipt_value_length)
     echo = (*_pairs(tag), ("raw", body)) if body else _pairs(tag)
     return refused(tag.name, _pairs(tag), echo, "malformed")
 
@@ -88,15 +88,21 @@ def step(
 
     The one step both `process` and the stream filter take: past the command
     limit a tag is refused as too-many, a malformed one is refused as
-    malformed, any other goes to its handler.
+    malformed, one holding a placeholder value as placeholder (SPEC §2.1: a
+    value that decides a result is never guessed), any other goes to its
+    handler. A tag read in a variant spelling says so (`recovered="…"`).
     """
     tag = parse_span(text, span, ENGINE_ATTRS[span.name])
     if count > context.limits.commands_per_response:
         receipt = refused(tag.name, _pairs(tag), _pairs(tag), "too-many")
     elif tag.malformed:
         receipt = _malformed(tag, context.limits)
+    elif placeholder(tag.name, _pairs(tag)) is not None:
+        receipt = refused(tag.name, _pairs(tag), _pairs(tag), "placeholder")
     else:
         snapshot, receipt = apply_tag(tag, snapshot, context)
+    if tag.recovered:
+        receipt = receipt.noting("recovered", " ".join(tag.recovered))
     receipt = receipt.within(context.limits)  # the caller's limits, not the defaults
     command_logger().info(
         "command.applied",

@@ -71,6 +71,10 @@ class ScriptedUpstream:
     """Seconds between two streamed deltas (0: as fast as it can; a model takes some ms)."""
     cut_after: int | None = None
     """Drop the connection after streaming this many content deltas."""
+    reasoning: str = ""
+    """Reasoning the model sends before its reply, in `reasoning_field` (SPEC §2.1)."""
+    reasoning_field: str = "reasoning_content"
+    """Where reasoning goes: `reasoning_content` (DeepSeek, vLLM), `reasoning` (OpenRouter)."""
     requests: list[dict[str, Any]] = field(default_factory=list)
     authorizations: list[str | None] = field(default_factory=list)
     _ids: itertools.count[int] = field(default_factory=itertools.count)
@@ -122,7 +126,11 @@ class ScriptedUpstream:
                 "choices": [
                     {
                         "index": 0,
-                        "message": {"role": "assistant", "content": text},
+                        "message": {
+                            "role": "assistant",
+                            "content": text,
+                            **({self.reasoning_field: self.reasoning} if self.reasoning else {}),
+                        },
                         "finish_reason": "stop",
                     }
                 ],
@@ -142,6 +150,8 @@ class ScriptedUpstream:
             return f"data: {json.dumps(data)}\n\n".encode()  # ASCII: halves go escaped
 
         yield chunk({"role": "assistant", "content": ""})
+        for start in range(0, len(self.reasoning), self.chunk_size):
+            yield chunk({self.reasoning_field: self.reasoning[start : start + self.chunk_size]})
         if self.utf16:
             units = text.encode("utf-16-le", "surrogatepass")
             text = "".join(

@@ -1,30 +1,24 @@
 """`StreamProcessor`: the stream filter between the model API and the chat UI (SPEC §1, §2).
 
 Chunks go in as the model writes them; what can already be shown comes out.
-Narration flows through at once. The filter holds back only from a `[` that
-may still become a tag head (a prefix of `[skill_check`, `[sheet` or `[clock`
-in any ASCII case, then spaces and `:`), and a tag's span is decided exactly
-as `find_spans` decides it on the whole response:
-
-- a span that closes with `]` as a well-formed tag is decided when that `]`
-  arrives (what follows cannot change it);
-- any other span is decided once its line has ended, the tag length is
-  reached, or the response is closed: no scan pattern reads across a line
-  break or past the tag length, so the prefix then gives the whole answer.
+Narration flows through at once. What is decided is decided by the one
+scanner `process()` uses (`gmtags.tags.scan.Scanner`), on the text received so
+far: it decides only what no later text can change (a tag when its closing
+bracket and whatever mirrors its wrapping have come; a broken tag once its
+line, or the line that closes it, has ended; a fence of tags once it closes)
+and holds back from what may still become a tag, its wrapping, a fence line
+or a reasoning opener (SPEC §2.1). Reasoning flows through untouched.
 
 Every chunk is kept once: in `_chunks` until the window is brought up to
 it, then in `_kept` (a run of chunks joined into one piece); the response is
-joined from those at `close`. Most chunks are narration in which no tag can start, so the filter
-has a *flowing* mode (issue 16): while no tag is pending and the view holds
-nothing back but what `View.can_flow` allows, a chunk is only scanned for a
-head, and the narration in it is shown in the same pass (`feed`, `_flow`,
-`_narration`): as it came in receipt and card mode; in display mode short of
-the whitespace a tag may still take. A chunk with no `[` while nothing is held
-costs `feed`'s first lines. The window and every position stay untouched
-meanwhile; the first chunk that brings a whole head catches them up
-(`_stop_flowing`) and the window decides from there. A chunk inside a pending
-tag with no `]`, no line break and short of the tag length cannot decide it
-and is only kept.
+joined from those at `close`. Most chunks are narration in which nothing can
+start, so the filter has a *flowing* mode (issue 16): while nothing is held
+but what `View.can_flow` allows, a chunk with none of the characters anything
+held could start with (`_STARTS`) is shown as it is (receipt and card mode)
+or short of the whitespace a tag may still take (display), and the window,
+the view and the scanner are left alone; the first chunk that has one of those
+characters catches them up (`_stop_flowing`). While the scanner waits on a
+tag for a closing bracket or a line break, a chunk with neither is only kept.
 
 Decided tags go, one at a time and in order, through `gmtags.process.step`
 with the response's one seeded `random.Random`, so the result is byte-identical
@@ -34,24 +28,37 @@ plays the snapshot's active layers as `process()` does (`effective_ruleset`).
 
 from __future__ import annotations
 
-import re
-
 from gmtags.limits import DEFAULT_LIMITS, Limits
 from gmtags.process import ProcessResult, new_context, new_seed, result_of, step
 from gmtags.ruleset.layers import effective_ruleset
 from gmtags.ruleset.model import Ruleset
 from gmtags.state.snapshot import Snapshot
-from gmtags.stream.heads import CANDIDATE, open_head
 from gmtags.stream.views import VIEWS, View
 from gmtags.stream.window import Window
 from gmtags.tags.receipt import Receipt
 from gmtags.tags.render import Placed
-from gmtags.tags.scan import HEAD, Span, span_at
+from gmtags.tags.scan import Scanner, Span
 
 _MAY_WAIT = frozenset(c for c in map(chr, range(0x3001)) if c.isspace())
 """The characters a chunk may end in for display to hold something back (whitespace: every
 character `str.isspace` takes is at or below U+3000, which a test holds; scanning all of
 Unicode here would add 90 ms to every start of gmtags)."""
+_WAKE = ("]", "］", "\n", "\r")
+"""What can decide a tag waiting for its line (`Scanner.wake == "line"`)."""
+
+
+def _starts_something(chunk: str) -> bool:
+    """True when `chunk` holds a character a tag, its wrapping, a fence or reasoning could
+    start with (`gmtags.tags.spell`), or ends in a wrapping character (`*`, `_`)."""
+    return (
+        "[" in chunk
+        or "<" in chunk
+        or "`" in chunk
+        or "\\" in chunk
+        or "［" in chunk
+        or "~" in chunk
+        or chunk[-1:] in ("*", "_")
+    )
 
 
 class StreamProcessor:
@@ -79,23 +86,20 @@ class StreamProcessor:
         played = effective_ruleset(ruleset, self._snapshot.ruleset_layers)
         self._context = new_context(played, self.seed, limits)
         self._limits = limits
+        self._scanner = Scanner(limits)
         self._view: View = VIEWS["display" if display else "cards" if cards else "receipts"]()
         self._verbatim = self._view.verbatim
         self._window = Window()
         self._kept: list[str] = []  # the response up to the window's end, in pieces
         self._chunks: list[str] = []  # the chunks received after it
-        # Flowing mode: `_prefix` is a possible head's start, held (None: not flowing);
-        # display holds `_held` before it, whitespace a tag may still take (all of it
-        # at a line's start, a final space at most once the line has narration).
-        self._prefix: str | None = ""
+        self._waiting = 0  # characters in `_chunks` while a tag waits (`_feed`)
+        # Flowing mode: the window, view and scanner stand at the last chunk before it;
+        # display holds `_held`, whitespace a tag may still take (all of it at a line's
+        # start, a final space at most once the line has narration).
+        self._flowing = True
         self._held = ""
         self._mid_line = self._view.mid_line
-        self._clear = self._mid_line  # flowing, no prefix, mid-line: `feed`'s first lines
         self._placed: list[Placed] = []
-        self._seen = 0  # no tag head starts before this position (after the last span)
-        self._head: int | None = None  # the start of a head whose span is not decided yet
-        self._looked = 0  # text of the pending tag already looked at for "]" or a line break
-        self._room = 0  # the pending tag is decided by the tag length once this many more come
         self._result: ProcessResult | None = None
 
     @property
@@ -106,10 +110,10 @@ class StreamProcessor:
     @property
     def held(self) -> int:
         """How many characters received are not shown yet."""
-        if self._prefix is not None:
-            return len(self._held) + len(self._prefix)
-        self._sync()
-        return self._window.end - self._view.needed
+        if self._flowing:
+            return len(self._held)
+        received = self._window.end + sum(map(len, self._chunks))
+        return received - self._view.needed
 
     @property
     def snapshot(self) -> Snapshot:
@@ -132,31 +136,10 @@ class StreamProcessor:
 
     def feed(self, chunk: str) -> str:
         """Take the next piece of the response; return the text that can be shown now."""
-        if self._clear and type(chunk) is str:
-            if "[" in chunk and (candidate := CANDIDATE.search(chunk)) is not None:
-                return self._flow(chunk, chunk, candidate)  # a `[` that may begin a head
-            self._chunks.append(chunk)  # every `[` in it, if any, is narration (`[OOC`, `[1]`)
+        if self._flowing and type(chunk) is str and not _starts_something(chunk):
+            self._chunks.append(chunk)
             if self._verbatim:
                 return chunk
-            # Display, mid-line (`_narration`): a chunk that ends in narration shows whole.
-            try:
-                last = chunk[-1]
-            except IndexError:
-                return chunk  # nothing new
-            if last not in _MAY_WAIT:
-                if self._held:
-                    chunk, self._held = self._held + chunk, ""
-                return chunk
-            if last == " " and "\n" not in chunk:
-                text, self._held = self._held + chunk, " "
-                return text[:-1]
-            if last == "\n":  # the line ended with no tag: all of it shows
-                text, self._held, self._mid_line = self._held + chunk, "", False
-                self._clear = False
-                return text
-            return self._narration(chunk)
-        if self._prefix == "" and type(chunk) is str and "[" not in chunk:
-            self._chunks.append(chunk)  # display at a line's start
             return self._narration(chunk)
         return self._feed(chunk)
 
@@ -171,61 +154,25 @@ class StreamProcessor:
         return out
 
     def _feed(self, chunk: str) -> str:
-        """`feed` for a chunk with a `[`, or one that comes while something is held."""
+        """`feed` for a chunk that may start something, or comes while something is held."""
         if not isinstance(chunk, str):
             raise TypeError("StreamProcessor.feed() needs str chunks")
         if self._result is not None:
             raise RuntimeError("StreamProcessor.feed() after close()")
-        if self._prefix is not None:
-            text = self._prefix + chunk if self._prefix else chunk
-            return self._flow(chunk, text, CANDIDATE.search(text))
-        if self._head is not None and not (
-            "]" in chunk or "\n" in chunk or "\r" in chunk or len(chunk) >= self._room
-        ):
-            self._chunks.append(chunk)  # it cannot decide the pending tag (`_decide`)
-            self._room -= len(chunk)
-            return ""
-        return self._take(chunk)
-
-    def _take(self, chunk: str) -> str:
-        """The window's way: keep `chunk`, decide what it lets decide, flow again if it may."""
+        scanner = self._scanner
+        if self._flowing:
+            self._stop_flowing()
+        elif scanner.wake == "line" and not any(c in chunk for c in _WAKE):
+            # A tag waits for its bracket or its line's end: only the tag length can decide.
+            self._waiting += len(chunk)
+            if self._window.end + self._waiting < scanner.wake_at:
+                self._chunks.append(chunk)
+                return ""
         self._chunks.append(chunk)
         out = self._advance(final=False)
-        if self._head is None:
-            self._start_flowing()
+        if scanner.pos == self._window.end and scanner.wake is None:
+            out += self._start_flowing()
         return out
-
-    def _flow(self, chunk: str, text: str, candidate: re.Match[str] | None) -> str:
-        """Flowing mode: show the narration of `chunk` (`text` is the prefix and it).
-
-        `candidate` is the first `[` in `text` that may begin a head; every `[`
-        before the first possible head is narration; a possible head cut by the
-        chunk's end is held as the prefix. A whole head, or one that cannot fit
-        the tag length, ends flowing: the window decides from there.
-        """
-        start = len(text)
-        if candidate is not None:  # else every `[` is narration
-            if candidate.start() == start - 1:
-                open_start = start - 1  # the first candidate, a `[` ending the text, is held
-            elif ":" in text and HEAD.search(text, candidate.start()) is not None:
-                return self._leave_flowing(chunk)  # a whole head
-            else:
-                open_start = open_head(text)
-            if open_start >= 0:
-                if start - open_start >= self._limits.tag_length:
-                    return self._leave_flowing(chunk)  # it cannot become a head that fits
-                start = open_start
-        self._chunks.append(chunk)
-        self._prefix = text[start:]
-        if self._verbatim:
-            self._clear = not self._prefix
-            return text[:start]
-        return self._narration(text[:start])
-
-    def _leave_flowing(self, chunk: str) -> str:
-        """Flowing mode ends at `chunk`: the window decides from here."""
-        self._stop_flowing()
-        return self._take(chunk)
 
     def _narration(self, narration: str) -> str:
         """Display, flowing: what to show of `narration` (no tag in it) and what was held.
@@ -235,50 +182,62 @@ class StreamProcessor:
         narration that is not whitespace, only a final space waits: a later
         inline tag can take just the space before it (render.display_text).
         """
+        if not narration:
+            return ""
         text = self._held + narration
+        last = text[-1]
+        if self._mid_line and last not in _MAY_WAIT:
+            self._held = ""
+            return text
         line = text.rfind("\n") + 1
         if line or not self._mid_line:
             rest = text[line:]
             self._mid_line = bool(rest) and not rest.isspace()
         if not self._mid_line:
             shown, self._held = text[:line], text[line:]
-        elif text[-1:] == " ":
+        elif last == " ":
             shown, self._held = text[:-1], " "
         else:
             shown, self._held = text, ""
-        self._clear = self._mid_line and not self._prefix
         return shown
 
-    def _start_flowing(self) -> None:
-        """No tag pending: flow from here if the view allows (`View.can_flow`)."""
+    def _start_flowing(self) -> str:
+        """Nothing is held by the scanner: flow from here if the view allows (`View.can_flow`).
+
+        Display shows at once what the view held that flowing would not hold (mid-line,
+        whitespace before the last character), by `_narration`'s rule."""
         window = self._window
-        held = self._view.can_flow(window, self._seen)
-        if held is not None:
-            self._prefix = window.slice(self._seen, window.end)
-            self._held, self._mid_line = held, self._view.mid_line
-            self._clear = not self._prefix and self._mid_line
+        held = self._view.can_flow(window, window.end)
+        if held is None:
+            return ""
+        self._flowing = True
+        self._held, self._mid_line = "", self._view.mid_line
+        return self._narration(held)
 
     def _stop_flowing(self) -> None:
-        """Leave flowing mode: bring the window and the view up to every chunk received."""
-        prefix = self._prefix
-        if prefix is None:
+        """Leave flowing mode: bring the window, the view and the scanner up to every chunk."""
+        if not self._flowing:
             return
+        self._flowing = False
         window = self._window
-        passed = "".join(self._chunks)  # (the flowed text is not needed, but its length is)
+        passed = "".join(self._chunks)
         self._chunks.clear()
-        self._kept.append(passed)
-        # The last character shown while flowing (the card view starts a card's line by it).
-        started = window.slice(self._seen, window.end)  # the prefix flowing started from
-        shown = len(started) + len(passed) - len(self._held) - len(prefix)
-        last = None
-        if shown > 0:
-            last = started[shown - 1] if shown <= len(started) else passed[shown - 1 - len(started)]
+        if passed:
+            self._kept.append(passed)
         end = window.end + len(passed)
-        window.text = self._held + prefix
-        window.base = end - len(window.text)
-        self._view.resume(window.base, self._mid_line, last)
-        self._seen = end - len(prefix)
-        self._prefix, self._held, self._clear = None, "", False
+        shown = end - len(self._held)
+        # The last character shown (the card view starts a card's line by it).
+        last = None
+        if shown - 1 >= window.end:
+            last = passed[shown - 1 - window.end]
+        elif shown - 1 >= window.base:
+            last = window.text[shown - 1 - window.base]
+        window.text = self._held
+        window.base = shown
+        self._view.resume(shown, self._mid_line, last)
+        if passed:
+            self._scanner.skip(end, passed[-1])
+        self._held = ""
 
     def _sync(self) -> None:
         """Bring the window up to every chunk received (not in flowing mode)."""
@@ -287,81 +246,23 @@ class StreamProcessor:
             self._chunks.clear()
             self._kept.append(text)
             self._window.append(text)
+        self._waiting = 0
 
     def _advance(self, final: bool) -> str:
         self._sync()
-        out: list[str] = []
         window = self._window
-        while True:
-            if self._head is None and not self._find_head(final):
-                break
-            span = self._decide(final)
-            if span is None:
-                break
-            out.append(self._view.place(window, self._apply(span)))
-            self._head = None
-            self._seen = span.end
-        frontier = self._seen if self._head is None else self._head
+        spans, frontier = self._scanner.scan(window.text, window.base, final)
+        out = [self._view.place(window, self._apply(span)) for span in spans]
         out.append(self._view.advance(window, frontier, final))
         window.trim(min(frontier, self._view.needed))
-        if self._head is not None:
-            self._room = self._head + self._limits.tag_length - window.end
         return "".join(out)
-
-    def _find_head(self, final: bool) -> bool:
-        """Look for the next tag head; False when none is (yet) there to decide.
-
-        `_seen` stops at a `[` that may still become a head, so that is held.
-        """
-        window, length = self._window, self._limits.tag_length
-        text, base = window.text, window.base
-        while (i := text.find("[", self._seen - base)) >= 0:
-            head = HEAD.match(text, i)
-            if head is not None and head.end() - i <= length:
-                self._head = self._seen = base + i
-                self._looked = base + head.end()
-                return True
-            if (
-                head is None
-                and not final
-                and len(text) - i < length  # else it cannot become a head that fits
-                and open_head(text) == i
-            ):
-                self._seen = base + i
-                return False
-            self._seen = base + i + 1
-        self._seen = window.end
-        return False
-
-    def _decide(self, final: bool) -> Span | None:
-        """The pending tag's span (absolute) once no later text can change it, else None."""
-        assert self._head is not None
-        window = self._window
-        start = self._head - window.base
-        new = window.slice(self._looked, window.end)
-        self._looked = window.end
-        settled = (
-            final
-            or window.end >= self._head + self._limits.tag_length
-            or "\n" in new
-            or "\r" in new
-        )
-        if not settled and "]" not in new:
-            return None
-        head = HEAD.match(window.text, start)
-        assert head is not None
-        span = span_at(window.text, head, self._limits)
-        if not (settled or span.complete):
-            return None
-        return Span(span.start + window.base, span.end + window.base, span.name, span.complete)
 
     def _apply(self, span: Span) -> Placed:
         """One step of `process`, on the window's text."""
         base = self._window.base
-        local = Span(span.start - base, span.end - base, span.name, span.complete)
         count = len(self._placed) + 1
         self._snapshot, receipt = step(
-            self._window.text, local, count, self._snapshot, self._context
+            self._window.text, span.shifted(-base), count, self._snapshot, self._context
         )
         placed = Placed(span.start, span.end, receipt)
         self._placed.append(placed)

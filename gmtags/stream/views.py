@@ -204,7 +204,7 @@ class DisplayView:
 
     def advance(self, window: Window, frontier: int, final: bool) -> str:
         out: list[str] = []
-        while (newline := window.find("\n", self._shown, frontier)) >= 0:
+        while (newline := self._line_break(window, frontier)) >= 0:
             out.append(self._render(window, newline + 1))
         if final:
             if frontier > self._shown:
@@ -221,6 +221,16 @@ class DisplayView:
 
     def resume(self, start: int, mid_line: bool, last: str | None = None) -> None:
         self._shown, self._mid_line = start, mid_line
+
+    def _line_break(self, window: Window, frontier: int) -> int:
+        """The next line break before `frontier` that is not inside a tag (a fence, §2.1)."""
+        start = self._shown
+        while (newline := window.find("\n", start, frontier)) >= 0:
+            inside = next((t for t in self._tags if t.start <= newline < t.end), None)
+            if inside is None:
+                return newline
+            start = inside.end
+        return -1
 
     def _restart_point(self, window: Window, frontier: int) -> int:
         """The last position up to `frontier` just after non-whitespace narration."""

@@ -78,6 +78,9 @@ _WORDS: Mapping[str, str] = MappingProxyType(
     {
         "malformed": "the command could not be read",
         "too-many": "too many commands in one reply",
+        "placeholder": "a value was a placeholder, not a real value",
+        "unknown-dc": "the difficulty is neither a number nor one the ladder names",
+        "ambiguous-who": "more than one character's name starts with {who}",
         "internal-error": "the engine could not apply it",
         "untrained": "not trained in {thing}{of}",
         "unknown-character": "no character named {who}",

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cache, lru_cache
 from importlib import resources
 from pathlib import Path
@@ -21,7 +21,9 @@ import regex
 from lark import Lark, Token, Transformer
 from lark.exceptions import LarkError
 
-from gmtags.tags.scan import FLAGS, Span
+from gmtags.tags.recover import recover
+from gmtags.tags.scan import Span
+from gmtags.tags.spell import FLAGS
 from gmtags.text import mend_surrogates
 
 _GRAMMAR_NAME = "gmtags.lark"
@@ -54,6 +56,8 @@ class ParsedTag:
     raw: str
     malformed: bool = False
     discarded: tuple[str, ...] = ()
+    recovered: tuple[str, ...] = ()
+    """What was repaired to read it (SPEC §2.1, `gmtags.tags.recover`), wrapping included."""
     _index: dict[str, Attr] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -184,14 +188,18 @@ def _parsed(raw: str) -> tuple[Attr, ...] | None:
 
 
 def parse_span(text: str, span: Span, engine_attrs: frozenset[str]) -> ParsedTag:
-    """Parse `text[span.start:span.end]`; what the engine writes is discarded, not trusted.
+    """Parse the tag at `span`; what the engine writes is discarded, not trusted.
 
-    A lone UTF-16 surrogate half inside the tag (not valid text, and no model can hold
-    it) reads as U+FFFD; the narration around the tag is left as it is.
+    The wrapping the scanner found around it (bold, a fence, `\\[`) joins what the
+    recovery step repaired in `recovered`. A lone UTF-16 surrogate half inside the tag
+    (not valid text, and no model can hold it) reads as U+FFFD; the narration around
+    the tag is left as it is.
     """
-    return _tag(
-        mend_surrogates(text[span.start : span.end]), span.name, span.complete, engine_attrs
-    )
+    tag = _tag(mend_surrogates(span.tag(text)), span.name, span.complete, engine_attrs)
+    if not span.wrapping:
+        return tag
+    wrapping = tuple(code for code in span.wrapping if code not in tag.recovered)
+    return replace(tag, recovered=(*wrapping, *tag.recovered))
 
 
 @lru_cache(maxsize=PARSE_CACHE)
@@ -204,18 +212,20 @@ def _tag(raw: str, name: str, complete: bool, engine_attrs: frozenset[str]) -> P
     """
     malformed = not complete
     attrs: Sequence[Attr] = ()
-    if complete:
-        parsed = _parsed(raw)
+    repairs: tuple[str, ...] = ()
+    parsed = _parsed(raw) if complete else None
+    if parsed is not None:
+        attrs = parsed
+    else:  # §2.1: a variant spelling, made canonical, then read by the grammar itself
+        recovery = recover(raw)
+        repairs = recovery.repairs
+        if recovery.attrs is not None:
+            parsed = _parsed(_canonical(recovery.name, recovery.attrs))
         if parsed is None:
             malformed = True
+            attrs = _readable_attrs(recovery.body)
         else:
             attrs = parsed
-    if malformed:
-        colon = raw.find(":")
-        body = raw[colon + 1 :]
-        if body.endswith("]"):
-            body = body[:-1]
-        attrs = _readable_attrs(body)
     kept: list[Attr] = []
     discarded: list[str] = []
     seen: set[str] = set()
@@ -229,4 +239,10 @@ def _tag(raw: str, name: str, complete: bool, engine_attrs: frozenset[str]) -> P
         else:
             seen.add(key)
             kept.append(attr)
-    return ParsedTag(name, tuple(kept), raw, malformed, tuple(discarded))
+    return ParsedTag(name, tuple(kept), raw, malformed, tuple(discarded), repairs)
+
+
+def _canonical(name: str, attrs: Sequence[tuple[str, str | None]]) -> str:
+    """The canonical text of a recovered tag, for the grammar to read."""
+    parts = [key if value is None else f'{key}="{value}"' for key, value in attrs]
+    return f"[{name}: {' '.join(parts)}]"

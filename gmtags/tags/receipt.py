@@ -15,7 +15,7 @@ from gmtags.text import clean_value
 
 # SPEC §2: attributes only the engine writes. A model that writes them is
 # discarded, so it cannot forge a result.
-_COMMON = frozenset({"result", "reason", "now", "raw"})
+_COMMON = frozenset({"result", "reason", "now", "raw", "recovered"})
 ENGINE_ATTRS: dict[str, frozenset[str]] = {
     "clock": _COMMON,
     "sheet": _COMMON,
@@ -30,7 +30,7 @@ ENGINE_ATTRS: dict[str, frozenset[str]] = {
     ),
 }  # fmt: skip
 
-_ENGINE_OUTPUTS = frozenset({"result", "reason", "now", "raw"})
+_ENGINE_OUTPUTS = frozenset({"result", "reason", "now", "raw", "recovered"})
 
 Pairs = tuple[tuple[str, str | None], ...]
 
@@ -61,6 +61,10 @@ class Receipt:
     def within(self, limits: Limits) -> Receipt:
         """This receipt rendered within `limits` (itself when they are the ones it has)."""
         return self if limits == self.limits else replace(self, limits=limits)
+
+    def noting(self, key: str, value: str) -> Receipt:
+        """This receipt with one more engine-written attribute at its end (`recovered=`)."""
+        return replace(self, outputs=(*self.outputs, (key, value)))
 
     @property
     def result(self) -> str:

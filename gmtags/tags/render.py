@@ -77,11 +77,12 @@ def display_text(text: str, placed: Sequence[Placed]) -> str:
     cuts: list[tuple[int, int]] = []
     i = 0
     while i < len(placed):
+        # The lines the tags from i on lie on: a tag may cross a line break (a fence, §2.1).
         line_start = text.rfind("\n", 0, placed[i].start) + 1
-        newline = text.find("\n", placed[i].start)
-        line_end = len(text) if newline < 0 else newline + 1
-        j = i
+        line_end = _line_end(text, placed[i].end)
+        j = i + 1
         while j < len(placed) and placed[j].start < line_end:
+            line_end = max(line_end, _line_end(text, placed[j].end))
             j += 1
         line_tags = placed[i:j]
         if _only_tags(text, line_start, line_end, line_tags):
@@ -96,6 +97,16 @@ def display_text(text: str, placed: Sequence[Placed]) -> str:
         pos = end
     out.append(text[pos:])
     return "".join(out)
+
+
+def _line_end(text: str, pos: int) -> int:
+    """Just after the line break that ends the line `pos` is on (or the text's end).
+
+    A tag that ends just before a line break ends its line there; one that ends
+    with a line's last character (a fence's closing line) ends at that break too.
+    """
+    newline = text.find("\n", pos)
+    return len(text) if newline < 0 else newline + 1
 
 
 def _only_tags(text: str, start: int, end: int, tags: Sequence[Placed]) -> bool:

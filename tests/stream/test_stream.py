@@ -81,6 +81,24 @@ WORDS = [
     "👩\u200d🚀",
     "clock",
     "sheet",
+    # SPEC §2.1: what may wrap a tag, its variant spellings, and reasoning.
+    "*",
+    "**",
+    "_",
+    "`",
+    "```",
+    "```text\n",
+    "~~~",
+    "\\",
+    "［",
+    "］",
+    "：",
+    "'",
+    "<think>",
+    "</think>",
+    "<thi",
+    "<reasoning>",
+    "skill-check",
 ]
 NARRATION = st.lists(st.sampled_from(WORDS), max_size=30).map("".join)
 NEAR_MISSES = st.sampled_from(
@@ -143,7 +161,55 @@ def broken_tags(draw: st.DrawFn) -> str:
     return f"[{name}{space}:{' ' + ' '.join(attrs) if attrs else ''}{end}"
 
 
-PIECES = st.one_of(NARRATION, VALID_TAGS, broken_tags(), NEAR_MISSES, st.sampled_from([" ", "\n"]))
+VARIANT_TAGS = st.sampled_from(
+    [
+        "[skill-check: skill='athletics' dc=12 who=Ada]",
+        '[Skill Check: skill="stealth", dc="10"]',
+        '[skillcheck: skill: "arcana" dc: "15"]',
+        '[skill\\_check: skill="athletics" dc="12"]',
+        '［clock：name="Alarm" tick="1"］',
+        '[clock:\u00a0name="Alarm"\u00a0tick="1"]',
+        "[clock: name=Alarm tick=1 extra]",
+        '[clock: name="<name>" tick="1"]',
+        '[sheet: op="spend" pool="hp" amount="N" who="Ada"]',
+    ]
+)
+
+
+@st.composite
+def wrapped_tags(draw: st.DrawFn) -> str:
+    """A tag as models wrap it (SPEC §2.1): inline code, bold, italics, `\\[ … \\]`, a code
+    fence of tags or of tags and more, reasoning; sometimes with the wrapping left unclosed."""
+    tag = draw(st.one_of(VALID_TAGS, VARIANT_TAGS, broken_tags()))
+    run = draw(st.sampled_from(["`", "**", "*", "***", "_", "__", "``"]))
+    close = draw(st.sampled_from([run[::-1], "", run[:1]]))
+    kind = draw(st.sampled_from(["wrap", "escape", "fence", "fence2", "fence+", "think"]))
+    if kind == "wrap":
+        return f"{run}{tag}{close}"
+    if kind == "escape":
+        return "\\" + tag.removesuffix("]") + ("\\]" if tag.endswith("]") else "")
+    fence = draw(st.sampled_from(["```", "```json", "~~~", "````"]))
+    end = draw(st.sampled_from(["\n" + fence[:3] + "\n", "\n" + fence[:3], "\n", ""]))
+    if kind == "fence":
+        return f"{fence}\n{tag}{end}"
+    if kind == "fence2":
+        return f"{fence}\n{tag}\n\n  {draw(VALID_TAGS)}{end}"
+    if kind == "fence+":
+        return f"{fence}\n{tag}\nand more{end}"
+    opener = draw(st.sampled_from(["<think>", "<THINKING>", "<reasoning>"]))
+    closer = draw(st.sampled_from([opener.replace("<", "</"), ""]))
+    return f"{opener}{tag}{closer}"
+
+
+PIECES = st.one_of(
+    NARRATION,
+    VALID_TAGS,
+    broken_tags(),
+    NEAR_MISSES,
+    VARIANT_TAGS,
+    wrapped_tags(),
+    st.sampled_from([" ", "\n"]),
+)
 REPLIES = st.lists(PIECES, max_size=14).map("".join)
 
 
@@ -161,7 +227,7 @@ def tricky_cuts(draw: st.DrawFn, text: str) -> list[int]:
     tricky = [
         i + step
         for i, char in enumerate(text)
-        if char in '[]\r\n"“”=:' or not char.isascii()
+        if char in '[]\r\n"“”=:*_`\\<>~' or not char.isascii()
         for step in (1, 2)
         if i + step <= len(text)
     ]
@@ -186,7 +252,9 @@ def display_lines(draw: st.DrawFn) -> str:
     for _ in range(draw(st.integers(1, 6))):
         parts = [draw(SPACES)]
         for _ in range(draw(st.integers(0, 4))):
-            parts.append(draw(st.one_of(VALID_TAGS, broken_tags(), NARRATION, NEAR_MISSES)))
+            parts.append(
+                draw(st.one_of(VALID_TAGS, broken_tags(), NARRATION, NEAR_MISSES, wrapped_tags()))
+            )
             parts.append(draw(SPACES))
         lines.append("".join(parts))
     breaks = draw(st.lists(st.sampled_from(["\n", "\r\n", " \n", "\n\n"]), min_size=len(lines)))
@@ -199,6 +267,8 @@ def display_lines_and_cuts(draw: st.DrawFn) -> tuple[str, list[int]]:
     return text, tricky_cuts(draw, text)
 
 
+REASONING_HOLD = len("</reasoning>")
+"""At most what a reasoning opener or closer still being written holds back (SPEC §2.1)."""
 PROPERTY = settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
@@ -293,7 +363,7 @@ class TestChunkInvariance:
         out = []
         for a, b in itertools.pairwise([0, *sorted(set(cuts)), len(text)]):
             out.append(processor.feed(text[a:b]))
-            assert processor.held <= length
+            assert processor.held <= max(length, REASONING_HOLD)
         out.append(processor.close())
         whole = process(text, torches(), start(), seed=7, limits=limits)
         assert "".join(out) == expected(whole, mode)
@@ -458,13 +528,15 @@ class TestHoldingBack:
         assert processor.feed('b" size="4"]').startswith('[clock: name="a b" size="4" result=')
 
     def test_unclosed_tag_is_decided_at_its_line_end(self) -> None:
-        """A tag with no `]` is refused as malformed once its line ends; narration follows."""
+        """A tag with no `]` is refused as malformed once its line ends and the next line
+        shows it does not close the tag (SPEC §2.1); narration follows."""
         processor = self.feeder()
         assert processor.feed('[clock: name="Alarm" The guards') == ""
-        out = processor.feed(" shout.\nNext")
+        assert processor.feed(" shout.\nNext") == ""  # `Next=…]` would close it
+        out = processor.feed(", we run")
         assert out.startswith('[clock: name="Alarm" raw=')
         assert 'result="refused" reason="malformed"]' in out
-        assert out.endswith(" The guards shout.\nNext")
+        assert out.endswith(" The guards shout.\nNext, we run")
 
     def test_held_back_never_exceeds_the_tag_length(self) -> None:
         """A tag that never closes is decided at the tag length, so holding stays bounded."""

@@ -51,9 +51,15 @@ class TestGrammar:
         )
         assert [a.key for a in tag.attrs] == ["skill"]
 
-    def test_unquoted_value_is_malformed(self) -> None:
-        """`tick=2` does not parse; the readable pairs are kept."""
+    def test_unquoted_value_is_recovered(self) -> None:
+        """SPEC §2.1: `tick=2` is not the grammar's, but an unquoted one-word value is read."""
         tag = parse('[clock: name="A" tick=2]')
+        assert not tag.malformed and tag.attrs == (Attr("name", "A"), Attr("tick", "2"))
+        assert tag.recovered == ("unquoted",)
+
+    def test_two_unquoted_words_are_malformed(self) -> None:
+        """`tick=2 ticks`: a second bare word is not guessed at; the readable pairs are kept."""
+        tag = parse('[clock: name="A" tick=2 ticks]')
         assert tag.malformed and tag.attrs == (Attr("name", "A"),)
 
     def test_duplicate_attribute_is_malformed(self) -> None:

@@ -12,7 +12,8 @@ from gmtags import Limits, load_ruleset, process
 from gmtags.limits import DEFAULT_LIMITS
 from gmtags.tags.parse import parse_span
 from gmtags.tags.receipt import ENGINE_ATTRS, Pairs, Receipt, refused, render_tag
-from gmtags.tags.scan import TAG_NAMES, find_spans
+from gmtags.tags.scan import find_spans
+from gmtags.tags.spell import TAG_NAMES
 from gmtags.text import clean_value
 from tests.conftest import FIXTURES
 
@@ -318,7 +319,7 @@ class TestRefused:
     def test_a_malformed_tag_keeps_its_readable_attributes(self) -> None:
         """SPEC §2: a tag that does not parse is refused, keeping every pair that could be read."""
         rules = load_ruleset(FIXTURES / "rulesets" / "clocks-default.json")
-        result = process('Run! [clock: name="Alarm" tick=2 size="6"] Now.', rules, seed=1)
+        result = process('Run! [clock: name="Alarm" tick=2 3 size="6"] Now.', rules, seed=1)
         (receipt,) = result.receipts
         assert (receipt.result, receipt.reason) == ("refused", "malformed")
         assert receipt.attr("name") == "Alarm" and receipt.attr("size") == "6"

@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from gmtags.limits import Limits
-from gmtags.tags import scan
+from gmtags.tags import spell
 from gmtags.tags.scan import Span, find_spans
 
 LIMITS = Limits()
@@ -66,10 +66,22 @@ class TestFindSpans:
         assert found[-1] == ("clock", '[clock: name="B" tick="1"]', True)
         assert len(found) == 2
 
-    def test_tag_stays_on_one_line(self) -> None:
-        """A line break inside a quote ends the candidate before it."""
-        found = spans('[clock: name="A\nB" size="4"]')
-        assert found == [("clock", "[clock:", False)]
+    def test_tag_broken_over_a_line_is_hidden_whole(self) -> None:
+        """SPEC §2: a tag lies on one line, so a line break inside a quote makes it malformed;
+        §2.1, never half hidden: the next line, up to the bracket that closes it, goes too."""
+        assert spans('[clock: name="A\nB" size="4"] after') == [
+            ("clock", '[clock: name="A\nB" size="4"]', False)
+        ]
+        assert spans('[clock: name="A"\nsize="4"]\nafter') == [
+            ("clock", '[clock: name="A"\nsize="4"]', False)
+        ]
+
+    def test_a_next_line_of_narration_is_not_taken(self) -> None:
+        """Only attributes and a closing bracket continue a broken tag: narration stays."""
+        assert spans('[clock: name="A"\nThe guards shout.]') == [
+            ("clock", '[clock: name="A"', False)
+        ]
+        assert spans('[clock: name="A\nB" said the guard.') == [("clock", "[clock:", False)]
 
     def test_length_limit(self) -> None:
         """A tag longer than the limit from "[" to "]" is not complete."""
@@ -106,7 +118,7 @@ class TestBothEngines:
     @given(text=_TRICKY, start=st.integers(min_value=0, max_value=120))
     def test_every_pattern_matches_alike(self, text: str, start: int) -> None:
         """Each of the scanner's patterns matches the same span in both engines, anywhere."""
-        for pattern in (scan.HEAD, scan._BODY, scan._READABLE, scan._CLOSE):
+        for pattern in (spell.HEAD, spell.WIDE_HEAD, spell.BODY, spell.READABLE, spell.CLOSE):
             ours = re.compile(pattern.pattern).match(text, start)
             theirs = regex.compile(pattern.pattern).match(text, start)
             assert (ours and ours.span()) == (theirs and theirs.span()), pattern.pattern
@@ -115,5 +127,5 @@ class TestBothEngines:
     @given(text=_TRICKY)
     def test_heads_found_alike(self, text: str) -> None:
         """Searching for heads finds the same ones in both engines."""
-        ours = [m.span() for m in scan.HEAD.finditer(text)]
-        assert ours == [m.span() for m in regex.compile(scan.HEAD.pattern).finditer(text)]
+        ours = [m.span() for m in spell.HEAD.finditer(text)]
+        assert ours == [m.span() for m in regex.compile(spell.HEAD.pattern).finditer(text)]
