@@ -28,6 +28,7 @@ from gmtags.errors import GmtagsError
 from gmtags.process import ProcessResult, process
 from gmtags.prompt import gm_instructions
 from gmtags.prompt.reminder import character_block
+from gmtags.prompt.tokens import estimate_tokens
 from gmtags.ruleset.load import load_ruleset
 from gmtags.ruleset.schema import ruleset_schema_json
 from gmtags.server.cli import check_origins, serve_command, token_for
@@ -80,19 +81,29 @@ def process_command(
 @click.option("--ruleset", "ruleset_path", required=True, help="The ruleset JSON file.")
 @click.option("--state", "state_path", help="The snapshot JSON (default: empty).")
 @click.option("--budget", type=click.IntRange(min=1), help="Characters for the system part.")
+@click.option("--tokens", is_flag=True, help="Print the instructions' size in tokens instead.")
 @layers_option
 @rulesets_option
 def prompt_command(
     ruleset_path: str,
     state_path: str | None,
     budget: int | None,
+    tokens: bool,
     layers: str | None,
     rulesets: tuple[str, ...],
 ) -> None:
-    """Print the GM instructions: the system part, then the per-turn reminder."""
+    """Print the GM instructions: the system part, then the per-turn reminder (`--tokens`:
+    their size, an estimate within 10% for the common tokenizers, SPEC §2.1)."""
     ruleset = _ruleset(ruleset_path, rulesets)
     snapshot = with_layers(ruleset, _snapshot(state_path), layers)
     instructions = gm_instructions(ruleset, snapshot, budget=budget)
+    if tokens:
+        system, reminder = (
+            estimate_tokens(instructions.system),
+            estimate_tokens(instructions.reminder),
+        )
+        click.echo(f"tokens: {system + reminder} (system {system}, reminder {reminder})")
+        return
     click.echo("=== System ===")
     click.echo(instructions.system)
     click.echo("=== Turn reminder ===")
