@@ -3,9 +3,13 @@ reminder and the party block; 000 on what the GM is taught about checks).
 
 Each turn the GM is reminded of:
 - the commands this ruleset allows, each taught with the names the file
-  declares: checks with the kind's own options (ladder rungs, outcome tiers and
-  their text, pool options only when the ruleset declares them, untrained
-  rules by section or skill), every sheet op with its pools, tracks, wound
+  declares (in the value they go in, `pool="Grit|Luck"`, as `state="on|off"`
+  is written; `who` said once before the sheet commands): checks opening with
+  the worked exchange for the ruleset's check kind (`gmtags.prompt.example`,
+  SPEC §2.1: a tag and the receipt the engine writes for it), then the kind's
+  own options (ladder rungs, outcome tiers and their text, pool options only
+  when the ruleset declares them, untrained rules by section or skill), every
+  sheet op with its pools, tracks, wound
   levels and kinds, states and their values, conditions, notes, rests and
   advanceable fields, the party sheet and the clocks;
 - the sheet block of every character: ability modifiers, trained skills and
@@ -25,6 +29,7 @@ from __future__ import annotations
 from typing import Any
 
 from gmtags.checks.kinds import kind_of
+from gmtags.prompt.example import worked_exchange
 from gmtags.prompt.text import number, one_line, signed
 from gmtags.ruleset.model import Ruleset
 from gmtags.ruleset.resolution import Outcomes
@@ -58,11 +63,11 @@ def _kind_lines(ruleset: Ruleset) -> list[str]:
 
 
 def _untrained(ruleset: Ruleset) -> str | None:
-    words = {"refuse": "cannot be attempted untrained", "harder": "is harder untrained"}
+    words = {"refuse": "cannot be attempted", "harder": "is harder"}
 
     def say(rule: Any) -> str | None:
         if isinstance(rule, UntrainedBy):
-            return f"rolls {signed(rule.by)} untrained"
+            return f"rolls {signed(rule.by)}"
         return words.get(rule) if isinstance(rule, str) else None
 
     parts = []
@@ -94,11 +99,23 @@ def _contextual(ruleset: Ruleset) -> str | None:
     )
 
 
+CHECK_FORM = (
+    'Check: [skill_check: skill="<skill, save or ability>" dc="<number>" who="<character>"]'
+)
+"""The check line for a ruleset with nothing a worked exchange could name."""
+
+
 def check_commands(ruleset: Ruleset) -> list[str]:
-    """How to ask for a check in this ruleset (000: what the GM is taught)."""
-    lines = [
-        'Check: [skill_check: skill="<skill, save or ability>" dc="<number>" who="<character>"]'
-    ]
+    """How to ask for a check in this ruleset (000: what the GM is taught), opening with the
+    worked exchange for its check kind (SPEC §2.1: the tag and the engine's receipt)."""
+    exchange = worked_exchange(ruleset)
+    if exchange is None:
+        lines = [CHECK_FORM]
+    else:
+        lines = [
+            f"Check, for example: {exchange.tag} (skill= a skill, save or ability) reaches "
+            f"the player as {exchange.receipt}"
+        ]
     lines += [f"  {line}" for line in _kind_lines(ruleset)]
     contextual = _contextual(ruleset)
     if contextual:
@@ -112,29 +129,31 @@ def check_commands(ruleset: Ruleset) -> list[str]:
 # ------------------------------------------------------------------- sheet ops
 
 
+SHEET_WHO = 'Sheet commands take who="<character>" (who="party": everyone):'
+"""The line before a character's sheet commands, saying `who` once for all (SPEC §4)."""
+
+
+def _choice(names: list[str]) -> str:
+    """A value the GM picks from the file's names, written as `state="on|off"` is."""
+    return "|".join(names)
+
+
 def sheet_commands(ruleset: Ruleset) -> list[str]:
-    """Every sheet op this ruleset can use, with the names the file declares (002)."""
+    """Every sheet op this ruleset can use, with the names the file declares (002), each
+    name in the value it goes in (`pool="Grit|Luck"`)."""
     sheet, live = ruleset.sheet, ruleset.sheet.live
     lines: list[str] = []
-    who = 'who="<character>"'
     if live.pools:
-        names = ", ".join(p.label for p in live.pools)
-        lines.append(
-            f'[sheet: {who} op="spend" pool="<pool>" amount="N"], op="restore" likewise, '
-            f'op="damage" takes from a pool. Pools: {names}.'
-        )
+        pools = _choice([p.label for p in live.pools])
+        lines.append(f'[sheet: op="spend|restore|damage" pool="{pools}" amount="N"]')
         temps = [p.label for p in live.pools if p.allow_temp]
         if temps:
             lines.append(
-                f'[sheet: {who} op="temp" pool="<pool>" amount="N"] sets temporary points: '
-                f"{', '.join(temps)}."
+                f'[sheet: op="temp" pool="{_choice(temps)}" amount="N"] sets temporary points.'
             )
-    plain = [t for t in live.tracks if not t.is_wound]
+    plain = [t.label for t in live.tracks if not t.is_wound]
     if plain:
-        names = ", ".join(t.label for t in plain)
-        lines.append(
-            f'[sheet: {who} op="track" track="<track>" by="N"] (or to="N"). Tracks: {names}.'
-        )
+        lines.append(f'[sheet: op="track" track="{_choice(plain)}" by="N"] (or to="N").')
     for track in live.tracks:
         if not track.is_wound or not track.kinds:
             continue
@@ -143,52 +162,45 @@ def sheet_commands(ruleset: Ruleset) -> list[str]:
             levels = ", ".join(f"{lv.label} {number(lv.penalty)}" for lv in track.levels)
             shape = f"levels {levels}"
         else:
-            shape = 'numbered boxes; add box="N" for the box a blow lands in'
+            shape = 'box="N" picks the numbered box a blow lands in'
         lines.append(
-            f'[sheet: {who} op="damage" track="{track.label}" kind="<kind>" amount="N"] marks '
-            f"{track.label}; a negative amount heals. Kinds: {kinds}; {shape}."
+            f'[sheet: op="damage" track="{track.label}" kind="<kind>" amount="N"] '
+            f"(negative heals). Kinds: {kinds}; {shape}."
         )
     for state in live.states:
         labels = state.value_labels or {}
-        values = ", ".join(labels.get(v, v) for v in state.values)
-        lines.append(f'[sheet: {who} op="state" state="{state.label}" value="<value>"]: {values}.')
+        values = _choice([labels.get(v, v) for v in state.values])
+        lines.append(f'[sheet: op="state" state="{state.label}" value="{values}"]')
     if live.conditions:
-        names = ", ".join(c.label for c in live.conditions)
-        lines.append(
-            f'[sheet: {who} op="condition" condition="<condition>" state="on|off"]: {names}.'
-        )
+        names = _choice([c.label for c in live.conditions])
+        lines.append(f'[sheet: op="condition" condition="{names}" state="on|off"]')
     if live.text:
-        names = ", ".join(t.label for t in live.text)
-        lines.append(f'[sheet: {who} op="note" field="<note>" value="<text>"]: {names}.')
+        names = _choice([t.label for t in live.text])
+        lines.append(f'[sheet: op="note" field="{names}" value="<text>"]')
     if ruleset.rests:
-        names = ", ".join(r.label for r in ruleset.rests)
-        lines.append(
-            f'[sheet: {who} op="rest" rest="<rest>"] (who="party" rests everyone): {names}.'
-        )
+        lines.append(f'[sheet: op="rest" rest="{_choice([r.label for r in ruleset.rests])}"]')
     if sheet.advancement is not None and sheet.advancement.fields:
         labels = {f.id: f.label for f in sheet.fields}
-        names = ", ".join(labels.get(f, f) for f in sheet.advancement.fields)
+        names = _choice([labels.get(f, f) for f in sheet.advancement.fields])
         text = f" {sheet.advancement.text}" if sheet.advancement.text else ""
-        lines.append(
-            f'[sheet: {who} op="advance" field="<field>" by="N"] (or to="<value>"): {names}.{text}'
-        )
+        lines.append(f'[sheet: op="advance" field="{names}" by="N"] (or to="<value>").{text}')
     if lines:
-        lines.append('who="party" applies a command to every character.')
+        lines.insert(0, SHEET_WHO)
     party = ruleset.party
     if party is not None:
         if party.pools:
-            names = ", ".join(p.label for p in party.pools)
+            names = _choice([p.label for p in party.pools])
             lines.append(
-                f'[sheet: sheet="party" op="spend" pool="<pool>" amount="N"] (or op="restore") '
-                f"uses {party.label}'s pools: {names}."
+                f'[sheet: sheet="party" op="spend|restore" pool="{names}" amount="N"] uses '
+                f"{party.label}'s pools."
             )
         if party.advancement is not None and party.advancement.fields:
             labels = {f.id: f.label for f in party.fields}
-            names = ", ".join(labels.get(f, f) for f in party.advancement.fields)
+            names = _choice([labels.get(f, f) for f in party.advancement.fields])
             text = f" {party.advancement.text}" if party.advancement.text else ""
             lines.append(
-                f'[sheet: sheet="party" op="advance" field="<field>" by="N"] (or to="<value>"): '
-                f"{names}.{text}"
+                f'[sheet: sheet="party" op="advance" field="{names}" by="N"] (or to="<value>").'
+                f"{text}"
             )
     return lines
 
@@ -437,7 +449,7 @@ def clocks_block(ruleset: Ruleset, snapshot: Snapshot) -> list[str]:
 
 def turn_reminder(ruleset: Ruleset, snapshot: Snapshot) -> str:
     """The whole per-turn reminder for `ruleset` and `snapshot`."""
-    lines = ["Commands you may write (the engine applies them and writes each result):"]
+    lines = ["Commands you may write:"]
     lines += [
         f"- {line}" if not line.startswith("  ") else line for line in check_commands(ruleset)
     ]

@@ -8,8 +8,10 @@ from typing import Any
 from gmtags import Snapshot, load_ruleset
 from gmtags.cli import main
 from gmtags.prompt import gm_instructions
+from gmtags.prompt.reminder import SHEET_WHO
 from gmtags.prompt.system import BUILT_IN_CHECKS, CUT_MARK, REFERENCE_HEADING, system_prompt
 from gmtags.prompt.text import one_line
+from gmtags.prompt.tokens import estimate_tokens
 from tests.conftest import FIXTURES, REFERENCE_RULESETS, invoke
 
 GRAVEWATCH = load_ruleset(REFERENCE_RULESETS / "gravewatch.json")
@@ -61,11 +63,24 @@ class TestCommands:
         assert "knock (K), tear (T)" in reminder and "Winded -1" in reminder
 
     def test_every_state_value(self) -> None:
-        """op="state" lists every value of every state."""
-        assert (
-            'state="Light" value="<value>"]: Lit, Shuttered, Out.'
-            in gm_instructions(GRAVEWATCH).reminder
-        )
+        """op="state" lists every value of every state, in the value it goes in."""
+        assert 'state="Light" value="Lit|Shuttered|Out"]' in gm_instructions(GRAVEWATCH).reminder
+
+    def test_every_name_in_its_value(self) -> None:
+        """Pools, tracks, conditions, notes, rests and advanceable fields are named in the value
+        they go in (`state="on|off"`'s form), every one the file declares."""
+        reminder = gm_instructions(FIVE).reminder
+        assert 'pool="Hit points|Hit dice|First-level spell slots"' in reminder
+        assert 'condition="Prone|Poisoned" state="on|off"' in reminder
+        assert 'rest="Short rest|Long rest"' in reminder
+        assert 'field="Level|Hit points rolled after first level"' in reminder
+
+    def test_who_once_for_every_sheet_command(self) -> None:
+        """SPEC §4: `who` is said once, with who="party", before the character's sheet commands."""
+        lines = gm_instructions(GRAVEWATCH).reminder.splitlines()
+        first = next(i for i, line in enumerate(lines) if line.startswith("- [sheet:"))
+        assert lines[first - 1] == f"- {SHEET_WHO}"
+        assert 'who="<character>"' in SHEET_WHO and 'who="party"' in SHEET_WHO
 
     def test_pool_options_only_when_declared(self) -> None:
         """threshold=, bonus=, explode= and reroll= are taught only when declared."""
@@ -77,8 +92,7 @@ class TestCommands:
     def test_untrained_rules_by_section_and_skill(self) -> None:
         """Untrained rules are listed by section and by skill."""
         reminder = gm_instructions(GRAVEWATCH).reminder
-        assert "Labour (every skill in it) rolls -1 untrained" in reminder
-        assert "Dig cannot be attempted untrained" in reminder
+        assert "Untrained: Labour (every skill in it) rolls -1; Dig cannot be attempted" in reminder
 
     def test_ladder_and_tiers_with_text(self) -> None:
         """Ladder rungs and outcome tiers with their text are taught."""
@@ -160,6 +174,27 @@ class TestCommand:
         out = invoke(main, "prompt", "--ruleset", REFERENCE_RULESETS / "gravewatch.json")
         assert out.returncode == 0
         assert "=== System ===" in out.stdout and "=== Turn reminder ===" in out.stdout
+
+    def test_prompt_command_prints_exactly_the_instructions(self) -> None:
+        """Without `--tokens` the output is the two parts under their headings, nothing else."""
+        out = invoke(main, "prompt", "--ruleset", REFERENCE_RULESETS / "gravewatch.json")
+        instructions = gm_instructions(GRAVEWATCH)
+        expected = (
+            f"=== System ===\n{instructions.system}\n"
+            f"=== Turn reminder ===\n{instructions.reminder}\n"
+        )
+        assert out.stdout == expected
+
+    def test_tokens(self) -> None:
+        """SPEC §2.1: `gmtags prompt --tokens` prints the size in tokens, part by part."""
+        out = invoke(
+            main, "prompt", "--ruleset", REFERENCE_RULESETS / "gravewatch.json", "--tokens"
+        )
+        instructions = gm_instructions(GRAVEWATCH)
+        system = estimate_tokens(instructions.system)
+        reminder = estimate_tokens(instructions.reminder)
+        assert out.returncode == 0
+        assert out.stdout == f"tokens: {system + reminder} (system {system}, reminder {reminder})\n"
 
 
 class TestContextual:
