@@ -45,6 +45,9 @@ from gmtags.tags.spell import (
     wrapping_names,
 )
 
+_BEFORE = frozenset(WRAPPERS + ESCAPE)
+_LOOKED_BEHIND = frozenset(WRAPPERS + ESCAPE + "\n \t")
+"""What before a bracket may make a tag's span start earlier: wrapping, or a fence line."""
 _FENCE_CLOSE = re.compile(r" {0,3}(?P<marker>`{3,}|~{3,})[ \t]*+")
 
 
@@ -103,20 +106,26 @@ class Scanner:
         self.wake: str | None = None
         self.wake_at = 0
         self._line_start = True  # `pos` starts a line (the text before it may be gone)
+        self._wide: tuple[str | None, bool] = (None, False)
 
     def skip(self, pos: int, last: str) -> None:
         """Narration up to absolute `pos` was decided elsewhere (the stream's flowing mode);
         `last` is its last character."""
         self.pos, self._line_start = pos, last == "\n"
 
-    def scan(self, text: str, base: int, final: bool) -> tuple[list[Span], int]:
+    def scan(
+        self, text: str, base: int, final: bool, most: int | None = None
+    ) -> tuple[list[Span], int]:
         """Spans decided in `text` (the response from absolute `base`) from `pos` on, and
-        the frontier: everything before it is decided. `final`: the response has ended."""
+        the frontier: everything before it is decided. `final`: the response has ended.
+        `most`: stop once that many spans are decided (`find_spans` goes one at a time)."""
         spans: list[Span] = []
         pos, n = self.pos - base, len(text)
         self.wake = None
-        wide = "［" in text
-        while True:
+        if self._wide[0] is not text:  # where a full-width bracket is, kept while the text is
+            self._wide = (text, "［" in text)
+        wide = self._wide[1]
+        while most is None or len(spans) < most:
             if self.reasoning is not None:
                 close = REASONING_CLOSE[self.reasoning].search(text, pos)
                 if close is None:
@@ -129,6 +138,9 @@ class Scanner:
                 other = WIDE_HEAD.search(text, pos, head.start() if head else n)
                 if other is not None:
                     head = other
+            if head is None and final:
+                pos = n  # no tag is left: whether reasoning opens does not matter (issue 28)
+                break
             opener = _opener(text, pos, head.start() if head else n)
             if opener is not None:
                 pos, self.reasoning = opener.end(), opener[1].lower()
@@ -149,14 +161,19 @@ class Scanner:
         self.pos = base + pos
         self._line_start = self._at_line(text, pos)
         if self.wake is not None:
-            self.wake_at += base
+            # Also ask again once the text held reaches a tag's length (`_held_from` caps it).
+            self.wake_at = base + min(self.wake_at, pos + self.limits.tag_length)
         return [span.shifted(base) for span in spans] if base else spans, self.pos
 
     # -- one head -------------------------------------------------------------
 
     def _decide(self, text: str, pos: int, head: re.Match[str], final: bool) -> list[Span]:
         """The span(s) a head begins: a code fence of tags, else the tag alone."""
-        fence = self._fence_before(text, pos, _wrap_start(text, pos, head.start())[0])
+        anchor = head.start()
+        if anchor <= pos or text[anchor - 1] not in _LOOKED_BEHIND:
+            return [self._span(text, pos, head, final)]  # most tags: nothing before to take
+        start = _wrap_start(text, pos, anchor)[0]
+        fence = self._fence_before(text, pos, start) if start > pos else None
         if fence is not None:
             group = self._group(text, fence, head, final)
             if group:
@@ -173,7 +190,10 @@ class Scanner:
         run_start, escaped = _wrap_start(text, pos, anchor)
         body = BODY.match(text, head.end(), limit)
         if body is not None:
-            return self._wrapped(text, run_start, anchor, body.end(), escaped, name, True, final)
+            end = body.end()
+            if run_start == anchor and text[end - 2] != ESCAPE:
+                return Span(anchor, end, name, True, anchor, end)
+            return self._wrapped(text, run_start, anchor, end, escaped, name, True, final)
         # Incomplete: decided once its line has ended, the length is reached, or the reply.
         line_end = _line_break(text, head.end(), limit)
         if not final and line_end < 0 and limit < horizon:
@@ -305,6 +325,8 @@ class Scanner:
     def _fence_before(self, text: str, pos: int, start: int) -> int | None:
         """The start of a fence line just before the line `start` is on, when only blanks
         come between that line's start and `start` and the fence line is at or after `pos`."""
+        if start <= pos or text[start - 1] not in "\n \t":
+            return None
         line = text.rfind("\n", pos, start) + 1  # (not before `pos`: linear on one long line)
         if line <= pos or text[line:start].strip(" \t"):
             return None
@@ -355,12 +377,7 @@ class Scanner:
 
 def _opener(text: str, pos: int, end: int) -> re.Match[str] | None:
     """The first reasoning opener in `text[pos:end]`."""
-    while (lt := text.find("<", pos, end)) >= 0:
-        opener = REASONING_OPEN.match(text, lt)
-        if opener is not None:
-            return opener
-        pos = lt + 1
-    return None
+    return REASONING_OPEN.search(text, pos, end)
 
 
 def _partial_close(text: str, pos: int, name: str) -> int:
@@ -374,6 +391,8 @@ def _partial_close(text: str, pos: int, name: str) -> int:
 
 def _wrap_start(text: str, pos: int, anchor: int) -> tuple[int, bool]:
     """Where a wrapping run before the bracket at `anchor` starts, and whether `\\[` escapes it."""
+    if anchor <= pos or text[anchor - 1] not in _BEFORE:
+        return anchor, False
     escaped = anchor > pos and text[anchor - 1] == ESCAPE
     start = anchor - 1 if escaped else anchor
     run = start
@@ -423,5 +442,10 @@ def _may_become_head(text: str, at: int) -> bool:
 
 
 def find_spans(text: str, limits: Limits) -> Iterator[Span]:
-    """Yield every tag span of a whole response in order; spans never overlap."""
-    yield from Scanner(limits).scan(text, 0, final=True)[0]
+    """Yield every tag span of a whole response in order; spans never overlap.
+
+    One span (or fence of spans) is decided per step, so a caller can pause between
+    them on a very long reply (the proxy does)."""
+    scanner = Scanner(limits)
+    while spans := scanner.scan(text, 0, True, most=1)[0]:
+        yield from spans

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from functools import cache
 
 import regex
 
@@ -110,12 +111,15 @@ FENCE_START = re.compile(r"(?:`{1,2}|~{1,2})")
 """The start of a fence line still being written."""
 
 REASONING = ("think", "thinking", "reasoning")
-REASONING_OPEN = re.compile(r"<(think|thinking|reasoning)>", re.IGNORECASE | re.ASCII)
+REASONING_OPEN = re.compile(
+    "<(" + "|".join(_ascii_caseless(name) for name in REASONING) + ")>"
+)  # no IGNORECASE flag: its literal "<" keeps the search as fast as a `find`
 """Reasoning opens: what follows, up to its closing tag or the reply's end, is never play."""
 REASONING_CLOSE = {name: re.compile(rf"</{name}>", re.IGNORECASE | re.ASCII) for name in REASONING}
 OPENERS = tuple(f"<{name}>" for name in REASONING)
 
 
+@cache
 def canonical_name(written: str) -> str:
     """The tag name a written one means: `Skill-Check` and `skill\\_check` are `skill_check`."""
     letters = "".join(c for c in written.lower() if c.isalpha())
