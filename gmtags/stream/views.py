@@ -149,7 +149,7 @@ class CardView:
         else:
             return ""
         self._pending = False
-        if after == "\n":
+        if after in ("\n", "\r"):
             return ""
         self._line_start = True
         return "\n"
@@ -187,6 +187,7 @@ class DisplayView:
 
     def __init__(self) -> None:
         self._mid_line = False  # `_shown` is a restart point, not a line start
+        self._before = "x"  # the character just before `_shown` (render.display_text reads it)
         self._shown = 0  # a restart point or a line start: all before it is shown
         self._tags: list[Placed] = []  # decided tags from `_shown` on
 
@@ -221,6 +222,8 @@ class DisplayView:
 
     def resume(self, start: int, mid_line: bool, last: str | None = None) -> None:
         self._shown, self._mid_line = start, mid_line
+        if last is not None:
+            self._before = last
 
     def _line_break(self, window: Window, frontier: int) -> int:
         """The next line break before `frontier` that is not inside a tag (a fence, §2.1)."""
@@ -259,11 +262,15 @@ class DisplayView:
             shown = display_text(text, [_shift(item, -start) for item in here])
         else:
             # Mid-line: the line has narration that is not whitespace before `start`
-            # and no space there a tag could take; a stand-in for it keeps the line
-            # from reading as tag-only and keeps a tag at `start` from cutting before.
-            shown = display_text("x" + text, [_shift(item, 1 - start) for item in here])[1:]
+            # and no space there a tag could take; the character before `start` stands
+            # in for it: it keeps the line from reading as tag-only, keeps a tag at
+            # `start` from cutting before, and says whether it opens (a quote, a bracket).
+            before = "x" + self._before  # narration, then the character just before `start`
+            shown = display_text(before + text, [_shift(item, 2 - start) for item in here])[2:]
         self._shown = end
         self._mid_line = not text.endswith("\n")
+        if text:
+            self._before = text[-1]
         return shown
 
 

@@ -66,7 +66,7 @@ def after_newline(out: Sequence[str]) -> bool:
 def card_piece(card: str, at_line_start: bool, end: int, text: str) -> str:
     """A card with the newlines that put it on a line of its own (SPEC §7.3)."""
     before = "" if at_line_start else "\n"
-    after = "" if end >= len(text) or text[end] == "\n" else "\n"
+    after = "" if end >= len(text) or text[end] in "\r\n" else "\n"
     return f"{before}{card}{after}"
 
 
@@ -118,17 +118,28 @@ def _only_tags(text: str, start: int, end: int, tags: Sequence[Placed]) -> bool:
     return not text[pos:end].strip()
 
 
+_OPENING = frozenset("\"'(“‘«¿¡[{")
+
+
+def _opens(text: str, taken: int, start: int) -> bool:
+    """Whether the tag at `start` begins its line's narration, or a quote or bracket."""
+    return not text[taken:start].strip() or text[start - 1] in _OPENING
+
+
 def _inline_cuts(
     text: str, tags: Sequence[Placed], line_start: int, line_end: int
 ) -> list[tuple[int, int]]:
-    """Each tag with one adjacent space: the one before it, else the one after it."""
+    """Each tag with one adjacent space: the one before it, else the one after it when
+    only whitespace or tags come before it on its line or it follows an opening quote or
+    bracket. A tag between other narration and a space keeps the space (`Done.[tag]
+    Next.` shows `Done. Next.`, never glued; `"[tag] Run"` shows `"Run"`)."""
     cuts: list[tuple[int, int]] = []
     taken = line_start  # nothing before this index may be cut again
     for item in tags:
         start, end = item.start, item.end
         if start > taken and text[start - 1] == " ":
             start -= 1
-        elif end < line_end and text[end] == " ":
+        elif end < line_end and text[end] == " " and _opens(text, taken, start):
             end += 1
         cuts.append((start, end))
         taken = end

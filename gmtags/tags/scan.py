@@ -175,7 +175,7 @@ class Scanner:
         start = _wrap_start(text, pos, anchor)[0]
         fence = self._fence_before(text, pos, start) if start > pos else None
         if fence is not None:
-            group = self._group(text, fence, head, final)
+            group = self._group(text, fence, final)
             if group:
                 return group
         return [self._span(text, pos, head, final)]
@@ -253,10 +253,11 @@ class Scanner:
 
     # -- a code fence that holds only tags --------------------------------------
 
-    def _group(self, text: str, fence: int, head: re.Match[str], final: bool) -> list[Span]:
+    def _group(self, text: str, fence: int, final: bool) -> list[Span]:
         """§2.1: a fence whose lines are tags (blank lines allowed) goes with its tags,
-        the opening line with the first and the closing line with the last. An empty
-        list: the fence holds something else, or does not close within the tag length."""
+        the opening line with the first and the closing line with the last; a fence the
+        reply never closes, with the first only. An empty list: the fence holds something
+        else, or does not end within the tag length."""
         n = len(text)
         horizon = fence + self.limits.tag_length
         out_of_text = final or n >= horizon
@@ -264,25 +265,20 @@ class Scanner:
         line = text.index("\n", fence) + 1
         while True:
             if line >= n or (text.find("\n", line) < 0 and not out_of_text):
-                return self._short(out_of_text, horizon)  # a line is read once it has ended
+                return self._short(spans, fence, n, final, horizon)  # a line is read once ended
             closing = _FENCE_CLOSE.match(text, line)
             if spans and closing is not None:
                 end = closing.end()
                 if end >= n and not final:
-                    return self._short(out_of_text, horizon)
+                    return self._short(spans, fence, n, final, horizon)
                 if end > horizon or (end < n and text[end] not in "\r\n"):
                     return []
-                first, last = spans[0], spans[-1]
-                spans[0] = replace(first, start=fence, wrapping=(*first.wrapping, "fence"))
-                spans[-1] = replace(spans[-1], end=end)
-                if len(spans) > 1:
-                    spans[-1] = replace(spans[-1], wrapping=(*last.wrapping, "fence"))
-                return spans
+                return _fenced(spans, fence, end)
             pos = line
             while True:
                 at = _skip_blanks(text, pos)
                 if at >= n:
-                    return self._short(out_of_text, horizon)
+                    return self._short(spans, fence, n, final, horizon)
                 if text[at] in "\r\n":
                     line = at + (2 if text.startswith("\r\n", at) else 1)
                     break
@@ -297,9 +293,15 @@ class Scanner:
                 spans.append(span)
                 pos = span.end
 
-    def _short(self, out_of_text: bool, horizon: int) -> list[Span]:
-        """The fence has not closed in the text so far: not a fence of tags, or wait."""
-        if out_of_text:
+    def _short(
+        self, spans: list[Span], fence: int, n: int, final: bool, horizon: int
+    ) -> list[Span]:
+        """The text ends before the fence closes: a fence of tags the reply never closed
+        (it ended within the tag length), not a fence of tags (the length is reached), or
+        wait for more."""
+        if final and n < horizon and spans:
+            return _fenced(spans, fence, spans[-1].end)
+        if final or n >= horizon:
             return []
         self._wait("line", horizon)
         return []  # pragma: no cover - `_wait` raises
@@ -373,6 +375,14 @@ class Scanner:
                 tail = min(tail, fence)  # a fence line, and the next line not begun
         # What would go with a tag is held only while the span could still fit a tag's length.
         return min(opener, max(tail, n - self.limits.tag_length))
+
+
+def _fenced(spans: list[Span], fence: int, end: int) -> list[Span]:
+    """A fence's tags, the fence going with them: from `fence` to `end` (§2.1)."""
+    marked = [replace(span, wrapping=(*span.wrapping, "fence")) for span in spans]
+    marked[0] = replace(marked[0], start=fence)
+    marked[-1] = replace(marked[-1], end=end)
+    return marked
 
 
 def _opener(text: str, pos: int, end: int) -> re.Match[str] | None:

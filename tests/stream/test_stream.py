@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 import random
+import re
 import subprocess
 import sys
 from functools import cache
@@ -856,10 +857,11 @@ class TestCardLines:
     @PROPERTY
     @given(case=card_placements())
     def test_every_card_is_a_line(self, case: tuple[str, list[int]]) -> None:
-        """Every card of the reply is a whole line of the card text, in order."""
+        """Every card of the reply is a whole line of the card text, in order (a line ends at
+        "\n", "\r\n" or "\r": a card before "\r\n" adds no line of its own)."""
         text, _ = case
         result = process(text, torches(), start(), seed=7)
-        lines = result.cards.split("\n")
+        lines = re.split(r"\r\n|\r|\n", result.cards)
         cards = [placed.card for placed in result.receipts]
         assert [line for line in lines if line in cards] == cards
 
