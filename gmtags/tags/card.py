@@ -121,7 +121,19 @@ receipt's attributes, quoted (`{of}`: ` for "Bram"` when the command names whom)
 `reason/unnamed` is the words when it names no one. A reason not listed is shown as
 its code."""
 
-_THING = ("skill", "pool", "track", "condition", "state", "field", "rest", "name", "spell", "sheet")
+_THING = (
+    "skill",
+    "save",
+    "pool",
+    "track",
+    "condition",
+    "state",
+    "field",
+    "rest",
+    "name",
+    "spell",
+    "sheet",
+)
 """The attributes that name what a command was about, the first present wins."""
 
 

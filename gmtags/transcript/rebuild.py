@@ -41,7 +41,7 @@ from gmtags.limits import DEFAULT_LIMITS, Limits
 from gmtags.process import apply_tag
 from gmtags.ruleset.model import Ruleset
 from gmtags.sheet.live import character_pools
-from gmtags.sheet.numbers import check_sheet, sheet_check_number
+from gmtags.sheet.numbers import NameKey, check_sheet, sheet_check_number
 from gmtags.state.snapshot import Snapshot
 from gmtags.tags.parse import parse_span
 from gmtags.tags.receipt import ENGINE_ATTRS
@@ -119,11 +119,15 @@ def _reapply_contextual(
     receipt: dict[str, str | None], state: Snapshot, context: Context
 ) -> tuple[Snapshot, list[str]]:
     """Pay again what the contextual rows and entries in `from=` cost (004, 1.218)."""
-    names, who, skill = receipt.get("from"), receipt.get("who"), receipt.get("skill")
+    names, who = receipt.get("from"), receipt.get("who")
+    name_key: NameKey = "save" if receipt.get("save") else "skill"
+    skill = receipt.get(name_key)
     if not names or who is None or not skill:
         return state, []
     character, values = check_sheet(context.ruleset, state, who)
-    number = sheet_check_number(context.ruleset, values, character, skill, receipt.get("with"))
+    number = sheet_check_number(
+        context.ruleset, values, character, skill, receipt.get("with"), name_key
+    )
     if values is None or number.character.key is None:
         return state, [f"from={names!r} names no character's rows"]
     pools = character_pools(values)

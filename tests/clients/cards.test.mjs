@@ -31,6 +31,7 @@ describe('check cards, dice-sum', () => {
         assert.equal(faces(advantage), '~15 18');
         assert.equal(advantage.roll, '2d20+5 with advantage vs 15');
         assert.equal(faces(disadvantage), '15 ~15');
+        assert.equal(disadvantage.title, 'Reflex save'); // save= keeps its name key (issue 28)
     });
 
     it('shows Fudge dice as signs and the ladder tier with the result', () => {

@@ -89,7 +89,7 @@ const REASONS = Object.freeze({
     'unknown-clock': 'no clock named {thing}',
     'bad-tick': '{tick} is not a number of segments',
 });
-const THING = ['skill', 'pool', 'track', 'condition', 'state', 'field', 'rest', 'name', 'spell', 'sheet'];
+const THING = ['skill', 'save', 'pool', 'track', 'condition', 'state', 'field', 'rest', 'name', 'spell', 'sheet'];
 const MISSING = Object.freeze({
     who: 'them', thing: 'it', op: 'that', amount: 'that', kind: 'that', value: 'that', size: 'that many', tick: 'that',
 });
@@ -245,7 +245,7 @@ function refusedCard(receipt) {
     const card = blank(receipt);
     const a = receipt.attributes;
     const noun = NOUN[/** @type {keyof typeof NOUN} */ (receipt.command)] ?? receipt.command;
-    const about = receipt.command === 'skill_check' ? (a.skill ?? '') : (a.name ?? a.pool ?? a.track ?? a.condition ?? a.state ?? a.field ?? '');
+    const about = receipt.command === 'skill_check' ? (a.skill ?? a.save ?? '') : (a.name ?? a.pool ?? a.track ?? a.condition ?? a.state ?? a.field ?? '');
     card.icon = REFUSED;
     card.title = about ? `${about} ${noun}` : noun;
     card.words = `refused: ${reasonWords(a, a.reason ?? 'refused')}`;
@@ -258,7 +258,7 @@ function checkCard(receipt) {
     const card = blank(receipt);
     const a = receipt.attributes;
     card.icon = CHECK;
-    card.title = `${a.skill ?? 'Skill'} check`;
+    card.title = a.save ? `${a.save} save` : `${a.skill ?? 'Skill'} check`;
     card.roll = rollWords(a);
     card.dice = diceOf(a);
     card.score = scoreWords(a);

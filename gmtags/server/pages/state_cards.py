@@ -51,7 +51,9 @@ def _first(attrs: dict[str, str | None], keys: tuple[str, ...]) -> tuple[str, st
 
 def _check(attrs: dict[str, str | None]) -> tuple[str, str, str]:
     subject = attrs.get("who") or ""
-    asked = f"{attrs.get('skill') or 'Check'} check"
+    asked = (
+        f"{attrs['save']} save" if attrs.get("save") else f"{attrs.get('skill') or 'Check'} check"
+    )
     if attrs.get("dc"):
         asked += f" (DC {attrs['dc']})"
     dice = attrs.get("dice") or ""

@@ -43,6 +43,14 @@ class TestReceiptCard:
         assert card.outcome.endswith(check.result)
         assert f"DC {check.attr('dc')}" in card.asked
 
+    def test_a_save_is_asked_as_a_save(self) -> None:
+        """Issue 28: a saving throw's receipt keeps `save=`, and its card asks for the save."""
+        card = receipt_card(
+            '[skill_check: save="Dexterity" dc="15" rolls="12" used="12" modifier="5" '
+            'total="17" result="success" who="Ada"]'
+        )
+        assert card.asked == "Dexterity save (DC 15)"
+
     def test_a_party_command_is_about_the_party_sheet(self) -> None:
         """`sheet="party"` is about the party sheet, not a character."""
         card = receipt_card(
