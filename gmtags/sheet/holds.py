@@ -106,7 +106,10 @@ def shown(value: Any) -> str:
     """A value as JSON spells it, cut to `_SHOWN` characters (for a message)."""
     if isinstance(value, str) and len(value) > _SHOWN:
         return dumps(value[: _SHOWN - 3] + "...")
-    text = dumps(value)
+    try:
+        text = dumps(value)
+    except ValueError:  # a number JSON cannot spell (inf, nan): say it as Python does
+        text = repr(value)
     return text if len(text) <= _SHOWN else f"{text[: _SHOWN - 3]}..."
 
 

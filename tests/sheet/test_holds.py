@@ -480,3 +480,11 @@ class TestNames:
             Problem("body.name", "900000 characters, more than 100"),
             Problem("body.name", "holds a control character or a line break"),
         ]
+
+
+def test_a_number_json_cannot_spell_is_shown_not_raised() -> None:
+    """A card value of inf or nan (Python's JSON reads them) is named in a message, never a
+    ValueError from the JSON writer (hypothesis found it in a built card)."""
+    from gmtags.sheet.holds import shown
+
+    assert (shown(float("inf")), shown(float("nan"))) == ("inf", "nan")
