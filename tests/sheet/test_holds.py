@@ -14,7 +14,7 @@ from hypothesis import HealthCheck, given, settings
 
 from gmtags import Ruleset, build_character, load_ruleset
 from gmtags.errors import Problem
-from gmtags.sheet.holds import card_problems_for, name_problems
+from gmtags.sheet.holds import card_problems_for, name_problems, shown
 from tests.builder.test_build import ANY_ANSWERS
 from tests.conftest import FIXTURES
 from tests.json_values import JSON, replaced_somewhere
@@ -485,6 +485,4 @@ class TestNames:
 def test_a_number_json_cannot_spell_is_shown_not_raised() -> None:
     """A card value of inf or nan (Python's JSON reads them) is named in a message, never a
     ValueError from the JSON writer (hypothesis found it in a built card)."""
-    from gmtags.sheet.holds import shown
-
     assert (shown(float("inf")), shown(float("nan"))) == ("inf", "nan")
