@@ -22,32 +22,36 @@ REPLY = (
 )
 
 
-def ask(proxy: Proxy, stream: bool) -> tuple[str, str]:
+def ask(proxy: Proxy, stream: bool, field: str) -> tuple[str, str]:
     """The reply's content and its reasoning field, as the official client reads them."""
     client = proxy.client("reasoning")
     if not stream:
         reply = client.chat.completions.create(model=MODEL, messages=FIRST)  # type: ignore[arg-type]
         message = reply.choices[0].message
         extra: dict[str, Any] = message.model_extra or {}
-        return message.content or "", extra.get("reasoning_content", "")
+        return message.content or "", extra.get(field, "")
     content, reasoning = [], []
     for chunk in client.chat.completions.create(model=MODEL, messages=FIRST, stream=True):  # type: ignore[arg-type]
         if isinstance(chunk, ChatCompletionChunk) and chunk.choices:
             delta = chunk.choices[0].delta
             content.append(delta.content or "")
-            reasoning.append((delta.model_extra or {}).get("reasoning_content") or "")
+            reasoning.append((delta.model_extra or {}).get(field) or "")
     return "".join(content), "".join(reasoning)
 
 
+@pytest.mark.parametrize("field", ["reasoning_content", "reasoning"])
 @pytest.mark.parametrize("stream", [False, True])
 def test_reasoning_passes_untouched_and_is_not_applied(
-    make_proxy: Callable[..., Proxy], stream: bool
+    make_proxy: Callable[..., Proxy], stream: bool, field: str
 ) -> None:
-    """A tag in `reasoning_content`, or inside `<think>`/`<thinking>` (closed or not) in the
-    content, reaches the client byte for byte and changes nothing; the tag outside is played."""
-    upstream = ScriptedUpstream(replies=(REPLY,), reasoning=THOUGHT, chunk_size=5)
+    """A tag in `reasoning_content` (DeepSeek, vLLM) or `reasoning` (OpenRouter), or in
+    `<think>`/`<thinking>` (closed or not) in the content, reaches the client byte for byte
+    and changes nothing; the tag outside is played."""
+    upstream = ScriptedUpstream(
+        replies=(REPLY,), reasoning=THOUGHT, reasoning_field=field, chunk_size=5
+    )
     proxy = make_proxy(upstream)
-    content, reasoning = ask(proxy, stream)
+    content, reasoning = ask(proxy, stream, field)
     assert reasoning == THOUGHT
     before, _, after = REPLY.partition('[clock: name="Gate" size="4"]')
     assert content.startswith(before) and content.endswith(after)
