@@ -17,6 +17,9 @@ content, never by position:
   Decision: whitespace next to `*` or `_` is dropped too, because
   SillyTavern's markdown fix (on by default) moves the spaces just inside an
   emphasis pair of every reply it saves ("*He nods. *" becomes "*He nods.*").
+  Reasoning blocks (`<think>…</think>`, SPEC §2.1) are left out too: a client
+  that parses reasoning (SillyTavern's auto-parse) keeps them apart from the
+  reply it sends back.
 
 The pieces of a chain (a reply and its continuations) join as texts joined
 with one space, so SillyTavern's `partial + " " + continuation` and the
@@ -40,7 +43,7 @@ import regex
 
 from gmtags.limits import DEFAULT_LIMITS, Limits
 from gmtags.tags.card import MARKERS, is_card_line
-from gmtags.tags.scan import find_spans
+from gmtags.tags.scan import find_spans, without_reasoning
 from gmtags.text import mend_surrogates
 
 EDGE = 64
@@ -208,7 +211,7 @@ def of_receipts(receipts: tuple[str, ...], text: str) -> Fingerprint:
 
 def normal_text(text: str) -> str:
     """A text as a text fingerprint holds it (see the module docstring)."""
-    return _EMPHASIS_SPACE.sub(r"\1", _collapse(strip_speaker(text)))
+    return _EMPHASIS_SPACE.sub(r"\1", _collapse(strip_speaker(without_reasoning(text))))
 
 
 def join(pieces: Iterable[Fingerprint]) -> Fingerprint:

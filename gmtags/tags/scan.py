@@ -451,6 +451,19 @@ def _may_become_head(text: str, at: int) -> bool:
     return partial is not None and partial.partial
 
 
+def without_reasoning(text: str) -> str:
+    """`text` with each reasoning block taken out, opener to closer (to the end when the
+    model never closed it), SPEC §2.1: what a client that parses reasoning shows."""
+    out: list[str] = []
+    pos = 0
+    while (opener := REASONING_OPEN.search(text, pos)) is not None:
+        out.append(text[pos : opener.start()])
+        close = REASONING_CLOSE[opener[1].lower()].search(text, opener.end())
+        pos = len(text) if close is None else close.end()
+    out.append(text[pos:])
+    return "".join(out) if pos else text
+
+
 def find_spans(text: str, limits: Limits) -> Iterator[Span]:
     """Yield every tag span of a whole response in order; spans never overlap.
 

@@ -48,6 +48,14 @@ class TestFingerprint:
         """SillyTavern's `Name: ` prefix on the first line does not change the fingerprint."""
         assert fingerprint("Gamemaster: The road is dark.") == fingerprint("The road is dark.")
 
+    def test_reasoning_is_left_out(self) -> None:
+        """SPEC §2.1: a reply stored with its `<think>` block is the reply a client that
+        parses reasoning sends back without it (closed, or never closed to the end)."""
+        bare = fingerprint("The road is dark.")
+        assert fingerprint("<think>Is it? [clock: x]</think>The road is dark.") == bare
+        assert fingerprint("The road is dark.<thinking>and then") == bare
+        assert fingerprint("<think>x</think> The road <REASONING>y</reasoning>is dark.") == bare
+
     def test_only_a_short_first_line_prefix_is_a_speaker(self) -> None:
         """A colon past 64 characters, or on a later line, is prose."""
         long = "x" * EDGE + ": rest"
