@@ -287,7 +287,13 @@ class Scanner:
                     if _may_become_head(text, at) and not out_of_text:
                         self._wait("line", horizon)
                     return []
-                span = self._span(text, at, found, final)
+                try:
+                    span = self._span(text, at, found, final)
+                except _Undecided:
+                    if not out_of_text:
+                        raise
+                    self.wake = None  # it ends past the text, so past the fence's length
+                    return []
                 if span.end > horizon:
                     return []
                 spans.append(span)
