@@ -38,6 +38,7 @@ from gmtags.stream.window import Window
 from gmtags.tags.receipt import Receipt
 from gmtags.tags.render import Placed
 from gmtags.tags.scan import Scanner, Span
+from gmtags.tags.spell import HEAD_START
 
 _MAY_WAIT = frozenset(c for c in map(chr, range(0x3001)) if c.isspace())
 """The characters a chunk may end in for display to hold something back (whitespace: every
@@ -47,17 +48,22 @@ _WAKE = ("]", "］", "\n", "\r")
 """What can decide a tag waiting for its line (`Scanner.wake == "line"`)."""
 
 
+_QUIET = frozenset("[［<`\\~")
+"""A chunk with none of these (and not ending in `_WRAPPING_ENDS`) starts nothing."""
+_WRAPPING_ENDS = ("*", "_")
+
+
 def _starts_something(chunk: str) -> bool:
-    """True when `chunk` holds a character a tag, its wrapping, a fence or reasoning could
-    start with (`gmtags.tags.spell`), or ends in a wrapping character (`*`, `_`)."""
+    """True when `chunk` holds a bracket a head may begin with (`HEAD_START`), a character
+    a tag's wrapping, a fence or reasoning could start with (`gmtags.tags.spell`), or ends
+    in a wrapping character (`*`, `_`: `feed` asks that). A bracket no name's initial
+    follows is narration."""
     return (
-        "[" in chunk
+        (("[" in chunk or "［" in chunk) and HEAD_START.search(chunk) is not None)
         or "<" in chunk
         or "`" in chunk
         or "\\" in chunk
-        or "［" in chunk
         or "~" in chunk
-        or chunk[-1:] in ("*", "_")
     )
 
 
@@ -136,7 +142,12 @@ class StreamProcessor:
 
     def feed(self, chunk: str) -> str:
         """Take the next piece of the response; return the text that can be shown now."""
-        if self._flowing and type(chunk) is str and not _starts_something(chunk):
+        if (
+            self._flowing
+            and type(chunk) is str
+            and (_QUIET.isdisjoint(chunk) or not _starts_something(chunk))
+            and not chunk.endswith(_WRAPPING_ENDS)
+        ):
             self._chunks.append(chunk)
             if self._verbatim:
                 return chunk

@@ -42,6 +42,7 @@ from gmtags.tags.spell import (
     WIDE_HEAD,
     WRAPPERS,
     canonical_name,
+    may_become_head,
     wrapping_names,
 )
 
@@ -358,10 +359,12 @@ class Scanner:
         if lt >= 0 and any(o.startswith(text[lt:].lower()) for o in OPENERS):
             opener = lt
         bracket = max(text.rfind("[", pos), text.rfind("［", pos))
-        if bracket >= 0 and n - bracket < self.limits.tag_length:
-            partial = PARTIAL_HEAD.match(text, bracket, partial=True)
-            if partial is not None and partial.partial:
-                return min(opener, self._held_from(text, pos, bracket))
+        if (
+            bracket >= 0
+            and n - bracket < self.limits.tag_length
+            and may_become_head(text[bracket + 1 :])
+        ):
+            return min(opener, self._held_from(text, pos, bracket))
         tail = n
         run = n
         if run > pos and text[run - 1] == ESCAPE:

@@ -53,7 +53,30 @@ ANY_HEAD = re.compile(rf"[\[［]{_AFTER_BRACKET}")
 """Either head, matched where a bracket is known to be."""
 PARTIAL_HEAD = regex.compile(ANY_HEAD.pattern)
 """`ANY_HEAD` on the `regex` engine, which tells a head still being written (`partial=True`)."""
+_SPELLINGS = ("skill_check", "skill-check", "skill check", "skill\u00a0check", "skillcheck",
+              "skill\\_check", "sheet", "clock")  # fmt: skip
+_NAME_PREFIXES = frozenset(name[:i] for name in _SPELLINGS for i in range(len(name) + 1))
+_WHOLE_NAMES = frozenset(_SPELLINGS)
 
+
+def may_become_head(rest: str) -> bool:
+    """Whether `[` + `rest` may still become a head as more text comes (a proper prefix of
+    one): a name being written, or a whole name and blanks before the colon. As cheap as
+    two set lookups (the stream asks on every bracket); `PARTIAL_HEAD` is its oracle."""
+    lowered = rest.lower()
+    if lowered in _NAME_PREFIXES:
+        return True
+    name = lowered.rstrip(" \t\u00a0\u202f")
+    return len(name) < len(lowered) and name in _WHOLE_NAMES
+
+
+HEAD_START = re.compile(
+    r"[\[［](?:["
+    + "".join(sorted({c for name in TAG_NAMES for c in (name[0].lower(), name[0].upper())}))
+    + r"]|\Z)"
+)
+"""A bracket that may begin a head: a name's initial follows it, or nothing yet. Most
+brackets in narration fail it (`[OOC: …]`, `[1]`)."""
 OPEN_BRACKETS = "[［"
 CLOSE_BRACKETS = "]］"
 WIDE = "［］："

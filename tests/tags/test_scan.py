@@ -129,3 +129,18 @@ class TestBothEngines:
         """Searching for heads finds the same ones in both engines."""
         ours = [m.span() for m in spell.HEAD.finditer(text)]
         assert ours == [m.span() for m in regex.compile(spell.HEAD.pattern).finditer(text)]
+
+
+class TestMayBecomeHead:
+    @settings(max_examples=500, deadline=None)
+    @given(
+        rest=st.text(
+            alphabet=st.sampled_from([*"sSkKiIlLcChHeEtToO_-\\:：x[", " ", "\t", "\u00a0"]),
+            max_size=16,
+        )
+    )
+    def test_it_agrees_with_the_partial_match(self, rest: str) -> None:
+        """`may_become_head` says what `PARTIAL_HEAD` says of `[` + rest: a head still being
+        written (the stream holds it) or not."""
+        partial = spell.PARTIAL_HEAD.match("[" + rest, partial=True)
+        assert spell.may_become_head(rest) == (partial is not None and partial.partial)
