@@ -16,7 +16,8 @@ from hypothesis import strategies as st
 
 from gmtags import ProcessResult, StreamProcessor, process
 from gmtags.tags.receipt import Receipt
-from gmtags.tags.spell import ANY_HEAD, REASONING_CLOSE, REASONING_OPEN, WRAPPERS
+from gmtags.tags.scan import without_reasoning
+from gmtags.tags.spell import ANY_HEAD, WRAPPERS
 from gmtags.testing import GoldenCase
 from tests.tags import corpus
 
@@ -77,18 +78,6 @@ def streamed(case: GoldenCase, mode: str, cuts: list[int]) -> tuple[str, StreamP
     return "".join(shown) + processor.close(), processor
 
 
-def outside_reasoning(text: str) -> str:
-    """`text` without its reasoning blocks (an unclosed one runs to the end, SPEC §2.1)."""
-    kept: list[str] = []
-    pos = 0
-    while (opener := REASONING_OPEN.search(text, pos)) is not None:
-        kept.append(text[pos : opener.start()])
-        close = REASONING_CLOSE[opener[1].lower()].search(text, opener.end())
-        pos = len(text) if close is None else close.end()
-    kept.append(text[pos:])
-    return "".join(kept)
-
-
 # -- the variants the corpus must hold (SPEC §2.1, §4, issue 28) ----------------------------
 
 Check = Callable[[GoldenCase, ProcessResult], bool]
@@ -96,7 +85,7 @@ Check = Callable[[GoldenCase, ProcessResult], bool]
 
 def _written(pattern: str, flags: int = 0) -> Check:
     compiled = re.compile(pattern, flags)
-    return lambda case, _: compiled.search(outside_reasoning(case.sections["input"])) is not None
+    return lambda case, _: compiled.search(without_reasoning(case.sections["input"])) is not None
 
 
 def _recovered(code: str) -> Check:
@@ -180,7 +169,7 @@ VARIANTS: dict[str, Check] = {
     "a fence with a tag and other text": lambda case, _: any(
         any(ANY_HEAD.search(line) for line in lines)
         and any(line.strip() and not ANY_HEAD.search(line) for line in lines)
-        for lines in fences(outside_reasoning(case.sections["input"]))
+        for lines in fences(without_reasoning(case.sections["input"]))
     ),
     # attributes
     "single quotes": _recovered("quotes"),
@@ -368,7 +357,7 @@ class TestHidden:
         found = result(case)
         with known_bug(case):
             for mode in ("display", "cards"):
-                shown = outside_reasoning(view(found, mode))
+                shown = without_reasoning(view(found, mode))
                 head = ANY_HEAD.search(shown)
                 assert head is None, (mode, shown[head.start() : head.start() + 60])
 
@@ -376,10 +365,10 @@ class TestHidden:
     def test_no_fence_left_empty(self, case: GoldenCase) -> None:
         """No empty code fence, closed or not, is left on screen where a fence of tags was."""
         found = result(case)
-        assert not empty_fences(outside_reasoning(case.sections["input"]))
+        assert not empty_fences(without_reasoning(case.sections["input"]))
         with known_bug(case):
             for mode in ("display", "cards"):
-                shown = outside_reasoning(view(found, mode))
+                shown = without_reasoning(view(found, mode))
                 assert not empty_fences(shown), (mode, shown)
 
     @pytest.mark.parametrize("case", PLAIN)
