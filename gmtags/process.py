@@ -25,7 +25,6 @@ from gmtags.ruleset.model import Ruleset
 from gmtags.state.snapshot import Snapshot
 from gmtags.tags.parse import ParsedTag, parse_span
 from gmtags.tags.receipt import ENGINE_ATTRS, Receipt, refused
-from gmtags.tags.recover import recover
 from gmtags.tags.render import Placed, card_text, display_text, receipt_text
 from gmtags.tags.scan import Span, find_spans
 from gmtags.tags.spell import placeholder
@@ -66,7 +65,7 @@ def _pairs(tag: ParsedTag) -> tuple[tuple[str, str | None], ...]:
 
 
 def _malformed(tag: ParsedTag, limits: Limits) -> Receipt:
-    body = clean_value(recover(tag.raw).body, limits.receipt_value_length)
+    body = clean_value(tag.body, limits.receipt_value_length)
     echo = (*_pairs(tag), ("raw", body)) if body else _pairs(tag)
     return refused(tag.name, _pairs(tag), echo, "malformed")
 

@@ -189,6 +189,7 @@ class DisplayView:
         self._mid_line = False  # `_shown` is a restart point, not a line start
         self._before = "x"  # the character just before `_shown` (render.display_text reads it)
         self._shown = 0  # a restart point or a line start: all before it is shown
+        self._blank_from = self._blank_to = -1  # [from, to): only tags and whitespace
         self._tags: list[Placed] = []  # decided tags from `_shown` on
 
     @property
@@ -236,17 +237,22 @@ class DisplayView:
         return -1
 
     def _restart_point(self, window: Window, frontier: int) -> int:
-        """The last position up to `frontier` just after non-whitespace narration."""
+        """The last position up to `frontier` just after non-whitespace narration.
+
+        What an earlier call found to be only tags and whitespace after `_shown` is not
+        walked again: a line of thousands of tags (a model can write one) stays linear."""
+        known = self._blank_to if self._blank_from == self._shown else self._shown
         stop, tags = frontier, len(self._tags)
-        while stop > self._shown:
+        while stop > known:
             if tags and self._tags[tags - 1].end >= stop:
                 stop = self._tags[tags - 1].start
                 tags -= 1
             elif window.slice(stop - 1, stop).isspace():
                 stop -= 1
             else:
-                break
-        return stop
+                return stop
+        self._blank_from, self._blank_to = self._shown, frontier
+        return self._shown
 
     def _render(self, window: Window, end: int) -> str:
         """Show `response[_shown:end]`, which ends at a restart point or a line's end."""

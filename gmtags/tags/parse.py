@@ -21,7 +21,7 @@ import regex
 from lark import Lark, Token, Transformer
 from lark.exceptions import LarkError
 
-from gmtags.tags.recover import recover
+from gmtags.tags.recover import Recovery, recover
 from gmtags.tags.scan import Span
 from gmtags.tags.spell import FLAGS
 from gmtags.text import mend_surrogates
@@ -58,6 +58,8 @@ class ParsedTag:
     discarded: tuple[str, ...] = ()
     recovered: tuple[str, ...] = ()
     """What was repaired to read it (SPEC §2.1, `gmtags.tags.recover`), wrapping included."""
+    body: str = ""
+    """A malformed tag's attribute text as written, spellings mended (its receipt's `raw=`)."""
     _index: dict[str, Attr] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -213,6 +215,7 @@ def _tag(raw: str, name: str, complete: bool, engine_attrs: frozenset[str]) -> P
     malformed = not complete
     attrs: Sequence[Attr] = ()
     repairs: tuple[str, ...] = ()
+    recovery: Recovery | None = None
     parsed = _parsed(raw) if complete else None
     if parsed is not None:
         attrs = parsed
@@ -239,7 +242,8 @@ def _tag(raw: str, name: str, complete: bool, engine_attrs: frozenset[str]) -> P
         else:
             seen.add(key)
             kept.append(attr)
-    return ParsedTag(name, tuple(kept), raw, malformed, tuple(discarded), repairs)
+    body = (recovery or recover(raw)).body if malformed else ""
+    return ParsedTag(name, tuple(kept), raw, malformed, tuple(discarded), repairs, body)
 
 
 def _canonical(name: str, attrs: Sequence[tuple[str, str | None]]) -> str:

@@ -46,6 +46,8 @@ from gmtags.tags.spell import (
     wrapping_names,
 )
 
+_SHORT_LINE = 64
+"""How much of a broken tag's next line is looked at again at every chunk (`_span`)."""
 _BEFORE = frozenset(WRAPPERS + ESCAPE)
 _LOOKED_BEHIND = frozenset(WRAPPERS + ESCAPE + "\n \t")
 """What before a bracket may make a tag's span start earlier: wrapping, or a fence line."""
@@ -107,7 +109,13 @@ class Scanner:
         self.wake: str | None = None
         self.wake_at = 0
         self._line_start = True  # `pos` starts a line (the text before it may be gone)
-        self._wide: tuple[str | None, bool] = (None, False)
+        # What is known of the text last scanned (kept while it is the same text): whether
+        # it holds a full-width bracket, and the next `[` head found in it (None: none after
+        # where it was looked for). Without it, each tag would search to the text's end.
+        self._text: str | None = None
+        self._wide = False
+        self._next: re.Match[str] | None = None
+        self._looked = -1
 
     def skip(self, pos: int, last: str) -> None:
         """Narration up to absolute `pos` was decided elsewhere (the stream's flowing mode);
@@ -123,9 +131,9 @@ class Scanner:
         spans: list[Span] = []
         pos, n = self.pos - base, len(text)
         self.wake = None
-        if self._wide[0] is not text:  # where a full-width bracket is, kept while the text is
-            self._wide = (text, "［" in text)
-        wide = self._wide[1]
+        if self._text is not text:
+            self._text, self._wide, self._looked = text, "［" in text, -1
+        wide = self._wide
         while most is None or len(spans) < most:
             if self.reasoning is not None:
                 close = REASONING_CLOSE[self.reasoning].search(text, pos)
@@ -134,7 +142,7 @@ class Scanner:
                     break
                 pos, self.reasoning = close.end(), None
                 continue
-            head = HEAD.search(text, pos)
+            head = self._next_head(text, pos)
             if wide:
                 other = WIDE_HEAD.search(text, pos, head.start() if head else n)
                 if other is not None:
@@ -165,6 +173,15 @@ class Scanner:
             # Also ask again once the text held reaches a tag's length (`_held_from` caps it).
             self.wake_at = base + min(self.wake_at, pos + self.limits.tag_length)
         return [span.shifted(base) for span in spans] if base else spans, self.pos
+
+    def _next_head(self, text: str, pos: int) -> re.Match[str] | None:
+        """The first `[` head at or after `pos`, searched again only when `pos` has passed
+        the one found last (or the text changed)."""
+        found = self._next
+        if self._looked < 0 or self._looked > pos or (found is not None and found.start() < pos):
+            found = self._next = HEAD.search(text, pos)
+            self._looked = pos
+        return found
 
     # -- one head -------------------------------------------------------------
 
@@ -214,7 +231,9 @@ class Scanner:
                 if not more.partial:
                     end = more.end()
                 elif not final and limit < horizon:
-                    self._wait("any", 0)
+                    # Asked again at each chunk while the next line is short; past that, at
+                    # its bracket or line break (linear however long the line runs).
+                    self._wait("any" if n - line_end < _SHORT_LINE else "line", horizon)
         escaped = escaped and end - (anchor - 1) <= self.limits.tag_length
         start = anchor - 1 if escaped else anchor
         return Span(start, end, name, False, anchor, end, ("escaped",) if escaped else ())
