@@ -34,8 +34,8 @@ from gmtags.tags.spell import (
     FENCE_START,
     HEAD,
     MAX_WRAP,
+    OPEN_BRACKETS,
     OPENERS,
-    PARTIAL_HEAD,
     READABLE,
     REASONING_CLOSE,
     REASONING_OPEN,
@@ -150,7 +150,7 @@ class Scanner:
             if head is None and final:
                 pos = n  # no tag is left: whether reasoning opens does not matter (issue 28)
                 break
-            opener = _opener(text, pos, head.start() if head else n)
+            opener = REASONING_OPEN.search(text, pos, head.start() if head else n)
             if opener is not None:
                 pos, self.reasoning = opener.end(), opener[1].lower()
                 continue
@@ -413,11 +413,6 @@ def _fenced(spans: list[Span], fence: int, end: int) -> list[Span]:
     return marked
 
 
-def _opener(text: str, pos: int, end: int) -> re.Match[str] | None:
-    """The first reasoning opener in `text[pos:end]`."""
-    return REASONING_OPEN.search(text, pos, end)
-
-
 def _partial_close(text: str, pos: int, name: str) -> int:
     """Inside reasoning: where a closing tag may be being written at the end, else the end."""
     closing = f"</{name}>"
@@ -475,8 +470,7 @@ def _may_become_head(text: str, at: int) -> bool:
         bracket += 1
     if bracket >= len(text):
         return True
-    partial = PARTIAL_HEAD.match(text, bracket, partial=True)
-    return partial is not None and partial.partial
+    return text[bracket] in OPEN_BRACKETS and may_become_head(text[bracket + 1 :])
 
 
 def without_reasoning(text: str) -> str:
