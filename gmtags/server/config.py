@@ -12,6 +12,10 @@ DISPLAYS = ("receipts", "cards", "hidden")
 
 MAX_BODY = 1024 * 1024
 """The largest request body accepted (bytes); a larger one gets 413."""
+PROMPT_MARKER = "{{gmtags}}"
+"""Where a text prompt takes the GM instructions (else they open the prompt)."""
+TURN_MARKER = "{{gmtags_turn}}"
+"""Where a text prompt takes the per-turn reminder (else it follows the instructions)."""
 UPSTREAM_TIMEOUT = 300.0
 """Seconds to wait for the upstream to connect, answer, or send the next piece of a stream."""
 
@@ -42,3 +46,11 @@ class ServerConfig:
     """`--allow-origin`: web origins whose pages may call the server (CORS)."""
     max_body: int = MAX_BODY
     upstream_timeout: float = UPSTREAM_TIMEOUT
+    upstream_key: str | None = None
+    """The upstream's API key kept on the server (`--upstream-key-env NAME` reads it from that
+    environment variable): gmtags sets the upstream's own auth header with it, and the
+    client's `Authorization: Bearer` (or `x-api-key`) may then carry the token instead."""
+    prompt_marker: str = PROMPT_MARKER
+    """`--prompt-marker`: where a text prompt takes the GM instructions."""
+    turn_marker: str = TURN_MARKER
+    """`--turn-marker`: where a text prompt takes the per-turn reminder."""
