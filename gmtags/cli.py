@@ -1,47 +1,153 @@
-"""The `gmtags` command line (SPEC §1): process, validate, demo.
+"""The `gmtags` command line (SPEC §1): process, validate, demo, and the subcommands.
 
 Exit codes: 0 ok, 1 invalid input (ruleset, state, file), 2 usage. Every
 expected failure is one clear line on stderr, never a traceback.
+
+`gmtags --help` and `gmtags --version` answer quickly (SPEC §14): this module
+imports click and nothing of the ruleset machinery. The commands defined here
+import what they use when they run; the others live in their own modules,
+listed in `SUBCOMMANDS` with their one-line help and imported only when one is
+run or asked for its own help (`LazyGroup`).
 """
 
 from __future__ import annotations
 
 import json
-import logging
-from typing import Any
+from collections.abc import Mapping
+from dataclasses import dataclass
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
 
 import click
 
-from gmtags import log
-from gmtags.builder.build import build_character
-from gmtags.builder.cli import character
-from gmtags.checks.roll_cli import roll_command
 from gmtags.cli_common import fail as _fail
 from gmtags.cli_common import layers_option, rulesets_option, with_layers, write_out
 from gmtags.cli_common import read_ruleset as _ruleset
 from gmtags.cli_common import read_snapshot as _snapshot
 from gmtags.cli_common import read_text as _read_text
 from gmtags.cli_common import write_state as _write_state
-from gmtags.clients import sillytavern
-from gmtags.demo import demo_file
 from gmtags.errors import GmtagsError
-from gmtags.process import ProcessResult, process
-from gmtags.prompt import gm_instructions
-from gmtags.prompt.reminder import character_block
-from gmtags.prompt.tokens import estimate_tokens
-from gmtags.ruleset.load import load_ruleset
-from gmtags.ruleset.schema import ruleset_schema_json
-from gmtags.server.cli import check_origins, serve_command, token_for
-from gmtags.server.demo import serve_demo
-from gmtags.state.snapshot import Snapshot, load_snapshot
-from gmtags.stream.cli import stream_command
-from gmtags.transcript.cli import transcript
+
+if TYPE_CHECKING:
+    from gmtags.process import ProcessResult
+    from gmtags.state.snapshot import Snapshot
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@dataclass(frozen=True, slots=True)
+class Subcommand:
+    """A command that lives in another module: where, and the one line `gmtags --help` shows
+    for it (kept here so listing the commands imports none of them)."""
+
+    module: str
+    attribute: str
+    short_help: str
+
+
+SUBCOMMANDS: dict[str, Subcommand] = {
+    "character": Subcommand(
+        "gmtags.builder.cli",
+        "character",
+        "Build a character with the ruleset's guided builder.",
+    ),
+    "roll": Subcommand(
+        "gmtags.checks.roll_cli",
+        "roll_command",
+        'Roll named symbol dice, like "2 ability 1 proficiency vs 2 difficulty".',
+    ),
+    "serve": Subcommand(
+        "gmtags.server.cli",
+        "serve_command",
+        "Serve /v1/chat/completions with the GM instructions added and the replies ruled.",
+    ),
+    "sillytavern": Subcommand(
+        "gmtags.clients",
+        "sillytavern",
+        "Play inside SillyTavern with the gmtags extension.",
+    ),
+    "stream": Subcommand(
+        "gmtags.stream.cli",
+        "stream_command",
+        "Process a model reply from stdin as it streams, flushing output as it goes.",
+    ),
+    "transcript": Subcommand(
+        "gmtags.transcript.cli",
+        "transcript",
+        "Reprocess, rebuild and read saved chats (SillyTavern or role/content JSONL).",
+    ),
+}
+"""The subcommands defined outside this module, by name."""
+
+
+class LazyGroup(click.Group):
+    """A group whose `lazy` commands are imported on first use: when one is run, asked for
+    its help, or completed. Listing them (`--help`) reads their line from the table."""
+
+    def __init__(
+        self, *args: Any, lazy: Mapping[str, Subcommand] | None = None, **kwargs: Any
+    ) -> None:
+        super().__init__(*args, **kwargs)
+        self.lazy = dict(lazy or {})
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted({*super().list_commands(ctx), *self.lazy})
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        found = super().get_command(ctx, cmd_name)
+        if found is not None or cmd_name not in self.lazy:
+            return found
+        where = self.lazy[cmd_name]
+        command = getattr(import_module(where.module), where.attribute)
+        if not isinstance(command, click.Command):
+            raise TypeError(f"{where.module}.{where.attribute} is not a click command")
+        self.add_command(command, cmd_name)
+        return command
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        names = self.list_commands(ctx)
+        if not names:
+            return
+        limit = formatter.width - 6 - max(len(name) for name in names)
+        rows = []
+        for name in names:
+            loaded = self.commands.get(name)
+            if loaded is None:  # shortened as click shortens a loaded command's help
+                loaded = click.Command(name, help=self.lazy[name].short_help)
+            if not loaded.hidden:
+                rows.append((name, loaded.get_short_help_str(limit)))
+        with formatter.section("Commands"):
+            formatter.write_dl(rows)
+
+
+def _print_version(ctx: click.Context, _param: click.Parameter, value: bool) -> None:
+    """`--version`: `gmtags <version>`, from the installed distribution's metadata."""
+    if not value or ctx.resilient_parsing:
+        return
+    import gmtags
+
+    click.echo(f"gmtags {gmtags.__version__}")
+    ctx.exit()
+
+
+@click.group(
+    cls=LazyGroup,
+    lazy=SUBCOMMANDS,
+    context_settings={"help_option_names": ["-h", "--help"]},
+)
+@click.option(
+    "--version",
+    is_flag=True,
+    expose_value=False,
+    is_eager=True,
+    callback=_print_version,
+    help="Print the version and exit.",
+)
 @click.option("-v", "--verbose", is_flag=True, help="Log every applied command to stderr.")
 def main(verbose: bool) -> None:
     """gmtags: make an AI game master play by the rules."""
+    import logging
+
+    from gmtags import log
+
     log.configure(logging.INFO if verbose else logging.WARNING)
 
 
@@ -67,6 +173,8 @@ def process_command(
     file: str | None,
 ) -> None:
     """Process one model reply (FILE or stdin) and print it with receipts."""
+    from gmtags.process import process
+
     if display and cards:
         raise click.UsageError("--display and --cards are two views: choose one")
     ruleset = _ruleset(ruleset_path, rulesets)
@@ -93,7 +201,10 @@ def prompt_command(
     rulesets: tuple[str, ...],
 ) -> None:
     """Print the GM instructions: the system part, then the per-turn reminder (`--tokens`:
-    their size, an estimate within 10% for the common tokenizers, SPEC §2.1)."""
+    their size, an estimate within 10% for the common tokenizers)."""
+    from gmtags.prompt import gm_instructions
+    from gmtags.prompt.tokens import estimate_tokens
+
     ruleset = _ruleset(ruleset_path, rulesets)
     snapshot = with_layers(ruleset, _snapshot(state_path), layers)
     instructions = gm_instructions(ruleset, snapshot, budget=budget)
@@ -126,6 +237,8 @@ def validate_command(ruleset_path: str, rulesets: tuple[str, ...]) -> None:
 @click.option("--out", "out_path", help="Write the schema to this file instead of stdout.")
 def schema_command(out_path: str | None) -> None:
     """Print the JSON Schema of the ruleset file, for an editor to check it as it is typed."""
+    from gmtags.ruleset.schema import ruleset_schema_json
+
     write_out(out_path, ruleset_schema_json(), "schema")
 
 
@@ -210,11 +323,19 @@ def demo_command(
         if given and not serve:
             raise click.UsageError(f"{option} goes with --serve")
     if serve:
+        from gmtags.server.cli import check_origins, token_for
+        from gmtags.server.demo import serve_demo
+
         token_for(host, token)
         check_origins(allow_origins)
         ruleset = _ruleset(ruleset_path) if ruleset_path else None
         serve_demo(host, port, ruleset, token, allow_origins)
         return
+    from gmtags.demo import demo_file
+    from gmtags.process import process
+    from gmtags.ruleset.load import load_ruleset
+    from gmtags.state.snapshot import load_snapshot
+
     ruleset = load_ruleset(json.loads(demo_file("ruleset.json").read_text(encoding="utf-8")))
     state: Any = json.loads(demo_file("state.json").read_text(encoding="utf-8"))
     before = load_snapshot(state)
@@ -228,6 +349,13 @@ def _demo_character(seed: int) -> str:
     """The second half of the demo: a character built from an answers file with the bundled
     5e builder (`gmtags character build`), shown as the GM's sheet block shows it, then
     playing a check on a skill the builder trained."""
+    from gmtags.builder.build import build_character
+    from gmtags.demo import demo_file
+    from gmtags.process import process
+    from gmtags.prompt.reminder import character_block
+    from gmtags.ruleset.load import load_ruleset
+    from gmtags.state.snapshot import Snapshot
+
     ruleset = load_ruleset(json.loads(demo_file("builder-ruleset.json").read_text("utf-8")))
     answers = json.loads(demo_file("builder-answers.json").read_text(encoding="utf-8"))
     built = build_character(ruleset, answers)
@@ -259,17 +387,13 @@ def _demo_character(seed: int) -> str:
     )
 
 
-main.add_command(roll_command)
-main.add_command(character)
-main.add_command(stream_command)
-main.add_command(transcript)
-main.add_command(serve_command)
-main.add_command(sillytavern)
-
-
 def run() -> None:
     """Entry point that turns any unexpected library error into one line and exit 1."""
     try:
         main(standalone_mode=True)
     except GmtagsError as error:
         _fail(str(error))
+
+
+if __name__ == "__main__":
+    run()

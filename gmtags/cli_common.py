@@ -1,7 +1,8 @@
 """What every `gmtags` subcommand shares: one-line errors and the file loaders.
 
 Exit codes (SPEC §1): 1 for invalid input (a ruleset, state or file), with one
-clear line on stderr, never a traceback.
+clear line on stderr, never a traceback. The loaders import the ruleset and
+snapshot models when first called, so a command's `--help` stays quick (SPEC §14).
 """
 
 from __future__ import annotations
@@ -9,15 +10,15 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import NoReturn, TypeVar
+from typing import TYPE_CHECKING, NoReturn, TypeVar
 
 import click
 
 from gmtags.errors import RulesetError, SnapshotError
-from gmtags.ruleset.layers import LayerChoiceError, layered_start
-from gmtags.ruleset.load import load_ruleset
-from gmtags.ruleset.model import Ruleset
-from gmtags.state.snapshot import Snapshot, load_snapshot
+
+if TYPE_CHECKING:
+    from gmtags.ruleset.model import Ruleset
+    from gmtags.state.snapshot import Snapshot
 
 T = TypeVar("T")
 
@@ -50,6 +51,8 @@ def read_ruleset(path: str, rulesets: Sequence[str] = ()) -> Ruleset:
     `rulesets` are the `--rulesets` folders its borrowed catalogs' lenders are found in
     (004, "Catálogos prestados"); what they leave out is logged as a warning on stderr.
     """
+    from gmtags.ruleset.load import load_ruleset
+
     return guard("ruleset", path, lambda: load_ruleset(path, library=rulesets))
 
 
@@ -67,6 +70,8 @@ def write_out(path: str | None, text: str, what: str) -> None:
 
 def read_snapshot(path: str | None) -> Snapshot:
     """`--state`: the empty snapshot without one; a hostile file exits 1 naming the place."""
+    from gmtags.state.snapshot import Snapshot, load_snapshot
+
     if path is None:
         return Snapshot()
     return guard("state", path, lambda: load_snapshot(path))
@@ -91,14 +96,15 @@ def write_state(path: str, snapshot: Snapshot) -> None:
 
 layers_option = click.option(
     "--layers",
-    help="Layer ids (a,b) a new game plays (SPEC §4): set as the start's rulesetLayers when it "
-    "names none.",
+    help="Layer ids (a,b) a new game plays: set as the start's rulesetLayers when it names none.",
 )
 """`--layers` on `process`, `stream`, `prompt`, `transcript` and `serve` (SPEC §4)."""
 
 
 def with_layers(ruleset: Ruleset, snapshot: Snapshot, layers: str | None) -> Snapshot:
     """`--layers` set on the start snapshot; an unknown or conflicting id exits 1 naming it."""
+    from gmtags.ruleset.layers import LayerChoiceError, layered_start
+
     try:
         return layered_start(ruleset, snapshot, layers)
     except LayerChoiceError as error:
@@ -112,7 +118,7 @@ rulesets_option = click.option(
     metavar="DIR",
     type=click.Path(exists=True, file_okay=False),
     help="A folder of installed rulesets the ruleset's borrowed catalogs are read from "
-    "(repeatable; 004, Catálogos prestados).",
+    "(repeatable).",
 )
 """`--rulesets DIR` on every command that loads a ruleset (`validate`, `process`, `stream`,
 `prompt`, `transcript`, `serve`, `character`): the library `load_ruleset` finds lenders in."""

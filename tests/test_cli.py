@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import json
+import re
 import socket
 import subprocess
 import sys
 import time
 from pathlib import Path
 
+import click
 import httpx
 import pytest
 
@@ -235,3 +237,43 @@ class TestDemoCommand:
         out = gmtags("-v", "demo")
         assert out.stderr.count("event='command.applied'") == 8  # 7 in the reply, 1 check
         assert "command.applied" not in out.stdout
+
+
+SPEC_OR_SEED = re.compile(r"§|\bSPEC\b|\b0\d\d\b")
+"""A SPEC section (`§7`, `SPEC §10`) or a seed file's number (`000`, `004`): words for the
+project's own documents, never for what a user reads."""
+
+
+def command_paths(group: click.Group, path: tuple[str, ...] = ()) -> list[tuple[str, ...]]:
+    """Every command and subcommand under `group`, as the words that run it."""
+    ctx = click.Context(group)
+    found = [path]
+    for name in group.list_commands(ctx):
+        command = group.get_command(ctx, name)
+        if isinstance(command, click.Group):
+            found += command_paths(command, (*path, name))
+        else:
+            found.append((*path, name))
+    return found
+
+
+class TestHelp:
+    def test_every_command_is_walked(self) -> None:
+        """The walk reaches the subcommands of character, transcript and sillytavern."""
+        paths = command_paths(main)
+        for wanted in [("character", "build"), ("transcript", "state"), ("sillytavern", "install")]:
+            assert wanted in paths
+
+    @pytest.mark.parametrize("path", command_paths(main), ids=" ".join)
+    def test_help_names_no_spec_section_or_seed(self, path: tuple[str, ...]) -> None:
+        """No `--help` names a SPEC section or a seed file's number."""
+        out = gmtags(*path, "--help")
+        assert out.returncode == 0, out.stderr
+        assert not SPEC_OR_SEED.findall(out.stdout), out.stdout
+
+    def test_version(self) -> None:
+        """`gmtags --version` prints `gmtags <version>`."""
+        from gmtags import __version__
+
+        out = gmtags("--version")
+        assert (out.returncode, out.stdout) == (0, f"gmtags {__version__}\n")

@@ -55,7 +55,7 @@ from gmtags.state.snapshot import Snapshot, card_problems
 
 @click.group("character")
 def character() -> None:
-    """Build a character with the ruleset's guided builder (SPEC §10)."""
+    """Build a character with the ruleset's guided builder."""
 
 
 def _read_card(path: str, party: bool = False) -> dict[str, Any]:
@@ -114,7 +114,7 @@ def _badges(result: BuildResult) -> list[str]:
 
 @character.command("build")
 @click.option("--ruleset", "ruleset_path", required=True, help="The ruleset JSON file.")
-@click.option("--answers", "answers_path", required=True, help="The answers JSON (SPEC §10).")
+@click.option("--answers", "answers_path", required=True, help="The answers JSON file.")
 @click.option("--card", "card_path", help="The card to build on (its hand-written values stay).")
 @click.option("--out", "out_path", help="Write the card here instead of stdout.")
 @click.option("--check", is_flag=True, help="Exit 1 while any step has a badge above 0.")

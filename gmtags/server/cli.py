@@ -86,8 +86,8 @@ def check_origins(origins: tuple[str, ...]) -> None:
     show_default=True,
     is_flag=False,
     flag_value="hidden",
-    help="What the client receives where a command stood (SPEC §7.3): its receipt, a one-line"
-    " card, or nothing; a bare --display means hidden.",
+    help="What the client receives where a command stood: its receipt, a one-line card, or"
+    " nothing; a bare --display means hidden.",
 )
 @click.option(
     "--token",
