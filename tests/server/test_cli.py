@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import subprocess
 import sys
 from pathlib import Path
@@ -16,6 +15,7 @@ from gmtags.server.auth import TokenGate
 from gmtags.server.config import ServerConfig
 from gmtags.server.guard import Guard, Policy
 from gmtags.server.prefix import ChatPrefix
+from gmtags.server.settings import ServeSettings
 
 DEMO = Path(__file__).resolve().parents[2] / "gmtags" / "demo"
 DEMO_RULESET = str(DEMO / "ruleset.json")
@@ -112,41 +112,42 @@ class TestWorkers:
         )
         assert result.exit_code == 2 and ":memory:" in result.output
 
-    def test_a_worker_builds_the_app_from_its_options(
+    def test_a_worker_builds_the_app_from_its_settings(
         self, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
     ) -> None:
-        """A worker process makes the same proxy from the options its parent left (the token
-        from GMTAGS_TOKEN), starting its chats from the given state."""
-        options = {
-            "ruleset_path": DEMO_RULESET,
-            "rulesets": [],
-            "state_path": str(DEMO / "state.json"),
-            "layers": None,
-            "upstream": "http://127.0.0.1:9/v1",
-            "db": str(tmp_path / "h.db"),
-            "display": "cards",
-            "merge_instructions": False,
-            "host": "0.0.0.0",
-            "public_hosts": ["gm.example"],
-            "allow_origins": ["http://127.0.0.1:8000"],
-        }
-        monkeypatch.setenv(cli.OPTIONS_ENV, json.dumps(options))
+        """A worker process makes the same proxy from the settings its parent left (the token
+        from GMTAGS_TOKEN, never in the settings' JSON), starting its chats from the state."""
+        settings = ServeSettings(
+            ruleset=DEMO_RULESET,
+            state=str(DEMO / "state.json"),
+            upstream="http://127.0.0.1:9/v1",
+            db=str(tmp_path / "h.db"),
+            display="cards",
+            host="0.0.0.0",
+            public_host=("gm.example",),
+            allow_origin=("http://127.0.0.1:8000",),
+            token="secret",
+            max_body=4096,
+        )
+        given = settings.model_dump_json(exclude={"token"})
+        assert "secret" not in given
+        monkeypatch.setenv(cli.OPTIONS_ENV, given)
         monkeypatch.setenv(cli.TOKEN_ENV, "secret")
-        config = cli.server_config(options, "secret")
+        config = cli.server_config(settings)
         settled: list[ServerConfig] = []
         monkeypatch.setattr(cli, "settle", settled.append)  # gc.freeze: not in this process
         app = cli.worker_app()
         assert [c.start for c in settled] == [config.start]
-        assert config.display == "cards"  # passed through the workers' options (SPEC §7.3)
+        assert settled[0] == config  # display, token, limits: passed through the settings
+        assert config.display == "cards" and config.max_body == 4096
         book = app.state.book
         assert book.start == config.start and "Bram the Quiet" in book.start.game_character_cards
         assert book.store.path == str(tmp_path / "h.db")
         policy = Policy("0.0.0.0", ("gm.example",), ("http://127.0.0.1:8000",))
-        assert [(m.cls, m.kwargs) for m in app.user_middleware] == [
-            (Guard, {"policy": policy}),
-            (ChatPrefix, {}),
-            (TokenGate, {"token": "secret"}),
-        ]
+        middleware = app.user_middleware
+        assert [m.cls for m in middleware] == [Guard, ChatPrefix, TokenGate]
+        assert middleware[0].kwargs == {"policy": policy}
+        assert middleware[2].kwargs["token"] == "secret"
         book.store.close()
 
 
