@@ -214,6 +214,17 @@ def normal_text(text: str) -> str:
     return _EMPHASIS_SPACE.sub(r"\1", _collapse(strip_speaker(without_reasoning(text))))
 
 
+def emphasis_normal(text: str) -> str:
+    """`text` with the whitespace beside `*` and `_` runs dropped (see the module docstring)."""
+    return _EMPHASIS_SPACE.sub(r"\1", text)
+
+
+def normal_prompt(text: str) -> str:
+    """A text prompt as replies are looked for in it: normalised as a text fingerprint is,
+    but for the speaker prefix (`gmtags.history.prompted`)."""
+    return emphasis_normal(_collapse(without_reasoning(mend_surrogates(text))))
+
+
 def join(pieces: Iterable[Fingerprint]) -> Fingerprint:
     """The fingerprint of a chain: receipts concatenated, else texts joined with a space."""
     listed = list(pieces)

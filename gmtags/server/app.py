@@ -1,9 +1,12 @@
 """The proxy's Starlette app (SPEC §7).
 
-Routes: `POST /v1/chat/completions`, `GET /v1/models` (forwarded),
+Routes: one per API shape (`gmtags.server.shapes`: `POST /v1/chat/completions`,
+`/v1/completions`, `/completion`, `/api/generate`, `/api/chat`, `/v1/messages`),
+`GET /v1/models`, `/api/tags` and `/api/version` (forwarded),
 `GET /gmtags/chats/{chat}/state` (the chat's current snapshot JSON) and
 `GET /healthz`, and the pages and their APIs (`gmtags.server.pages`), each also
-under `/c/{chat}` (`gmtags.server.prefix`: the chat named in the URL). In front of
+under `/c/{chat}`, without its `/v1` and with doubled slashes
+(`gmtags.server.prefix`: the chat named in the URL, the route made plain). In front of
 every route, `gmtags.server.guard` refuses requests for another host and
 changes sent by other web sites; with a token every route but `/healthz`
 needs it (`gmtags.server.auth`). The history
@@ -41,6 +44,9 @@ from gmtags.server.errors import error_response
 from gmtags.server.guard import Guard, Policy
 from gmtags.server.pages.state_html import not_found_page
 from gmtags.server.prefix import ChatPrefix
+from gmtags.server.shapes import PASSED_THROUGH, SHAPES, Shape
+from gmtags.server.shapes.chat import Chat
+from gmtags.server.shapes.ollama import Generate
 from gmtags.server.upstream import Upstream, UpstreamError
 from gmtags.server.watch import StoreWatcher
 
@@ -50,6 +56,10 @@ WARM_UP = (
 )
 """A reply made once at start-up and thrown away: the tag parser (built on first use, half a
 second) and the engine's first-use work are done before the first player waits on them."""
+
+
+OPENAI: Shape = Chat()
+OLLAMA: Shape = Generate()
 
 
 def warm_up(config: ServerConfig) -> None:
@@ -72,14 +82,17 @@ def create_app(config: ServerConfig) -> Starlette:
     """The proxy for `config`; the store and the upstream connection live as long as the app."""
     store = HistoryStore(config.db)
     book = ChatBook(store, config.start)
-    upstream = Upstream(config.upstream, config.upstream_timeout)
-    completions = Completions(config, book, upstream)
+    upstream = Upstream(config.upstream, config.upstream_timeout, config.upstream_key)
+    served = [Completions(config, book, upstream, shape) for shape in SHAPES]
 
-    async def models(request: Request) -> Response:
+    async def passed(request: Request) -> Response:
+        """A `GET` forwarded as it is (a model list), errors in the API's own form."""
+        route = request.url.path
+        shape: Shape = OLLAMA if route.startswith("/api/") else OPENAI
         try:
-            status, body = await upstream.models(request.headers)
+            status, body = await upstream.get(route, request.headers.raw)
         except UpstreamError as error:
-            return JSONResponse(error.body, status_code=error.status)
+            return JSONResponse(error.body(shape), status_code=error.status)
         return JSONResponse(body, status_code=status)
 
     async def state(request: Request) -> Response:
@@ -123,8 +136,8 @@ def create_app(config: ServerConfig) -> Starlette:
     app = Starlette(
         exception_handlers={HTTPException: no_route},
         routes=[
-            Route("/v1/chat/completions", completions.handle, methods=["POST"]),
-            Route("/v1/models", models, methods=["GET"]),
+            *(Route(each.shape.route, each.handle, methods=["POST"]) for each in served),
+            *(Route(route, passed, methods=["GET"]) for route in PASSED_THROUGH),
             Route("/gmtags/chats/{chat:path}/state", state, methods=["GET"]),
             Route("/healthz", healthz, methods=["GET"]),
             *pages.routes(config, book),
@@ -135,7 +148,15 @@ def create_app(config: ServerConfig) -> Starlette:
                 Guard, policy=Policy(config.host, config.public_hosts, config.allow_origins)
             ),
             Middleware(ChatPrefix),
-            *([] if config.token is None else [Middleware(TokenGate, token=config.token)]),
+            *(
+                []
+                if config.token is None
+                else [
+                    Middleware(
+                        TokenGate, token=config.token, bearer=config.upstream_key is not None
+                    )
+                ]
+            ),
         ],
     )
     app.state.book = book

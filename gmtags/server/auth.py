@@ -3,9 +3,10 @@
 "Binding elsewhere requires `--token T`; then every `/gmtags/` route and the
 proxy require `X-Gmtags-Token: T` (or the cookie the pages set after asking
 for it once); `Authorization` always passes through to the upstream
-untouched." So:
+untouched" (unless the key lives on the server, SPEC §7.2). So:
 
-- A request to `/v1/…` or `/gmtags/…` without the token is refused: 401 with
+- A request to any route but `/healthz` (the proxy's API routes, `/gmtags/…`)
+  without the token is refused: 401 with
   an OpenAI-style error for the proxy and the JSON endpoints, and for a
   browser opening a page (a GET that accepts `text/html`) the small form that
   asks for the token once. `POST /gmtags/login` with the
@@ -15,8 +16,11 @@ untouched." So:
 - `/healthz` stays open (a process supervisor's liveness check reads no game), and so
   do the pages' shipped styles and scripts under `/gmtags/static/`.
 - The token is compared in constant time, never logged, never echoed, and
-  `X-Gmtags-Token` is never sent upstream (only `Authorization` is forwarded,
-  `gmtags.server.upstream`). The pages never see the upstream's key: the
+  `X-Gmtags-Token` is never sent upstream (`gmtags.server.upstream`). With the
+  upstream's key on the server (`--upstream-key-env`), a client with one key
+  field sends the token as its key (`Authorization: Bearer T`, or
+  `x-api-key: T`); those headers then never go upstream either (gmtags sets
+  the upstream's own with the server's key). The pages never see the upstream's key: the
   browser sends it nowhere, and the JSON endpoints never include headers.
 
 The cookie counts only on a request from this server's own pages
@@ -96,11 +100,20 @@ def _same(given: str | None, token: str) -> bool:
 
 
 def _guarded(path: str) -> bool:
-    """Every `/gmtags/` route and the proxy; not the pages' shipped styles and scripts
-    (`/gmtags/static/`, the same for everyone, no game in them), so the form is styled."""
-    if path.startswith("/gmtags/static/"):
-        return False
-    return path == "/gmtags" or path.startswith(("/gmtags/", "/v1/")) or path == "/v1"
+    """Every route (the pages, their APIs and every API shape the proxy speaks) but the
+    liveness check and the pages' shipped styles and scripts (`/gmtags/static/`, the same
+    for everyone, no game in them), so the form is styled."""
+    return path != "/healthz" and not path.startswith("/gmtags/static/")
+
+
+def _bearer(request: Request) -> str | None:
+    """The token as a client with one key field sends it (SPEC §7.2): `Authorization:
+    Bearer T`, or Anthropic's `x-api-key: T`."""
+    auth = request.headers.get("authorization", "")
+    scheme, _, value = auth.partition(" ")
+    if scheme.lower() == "bearer" and value.strip():
+        return value.strip()
+    return request.headers.get("x-api-key")
 
 
 def _page(request: Request) -> bool:
@@ -149,9 +162,12 @@ def login_form(back: str, wrong: bool) -> HTMLResponse:
 class TokenGate:
     """ASGI middleware: the token check of the module doc in front of `app`."""
 
-    def __init__(self, app: App, token: str) -> None:
+    def __init__(self, app: App, token: str, bearer: bool = False) -> None:
         self.app = app
         self.token = token
+        self.bearer = bearer
+        """The upstream's key lives on the server (`--upstream-key-env`), so the client's own
+        key header may carry the token instead."""
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http" or not _guarded(scope["path"]):
@@ -163,6 +179,8 @@ class TokenGate:
             await response(scope, receive, send)
             return
         given = request.headers.get(HEADER)
+        if given is None and self.bearer:
+            given = _bearer(request)
         if given is None and _own_page(request):
             given = request.cookies.get(COOKIE)
         if _same(given, self.token):
@@ -176,7 +194,8 @@ class TokenGate:
             return login_form(_back(request.url.path + query), wrong=False)
         return error_response(
             401,
-            "this gmtags server needs its token: send it as the X-Gmtags-Token header",
+            "this gmtags server needs its token: send it as the X-Gmtags-Token header"
+            + (" or as the API key" if self.bearer else ""),
             "authentication_error",
             "token_required",
         )

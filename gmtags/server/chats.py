@@ -49,6 +49,7 @@ from gmtags.history.anchor import (
     said,
 )
 from gmtags.history.fingerprint import Fingerprint, card_lines, fingerprint
+from gmtags.history.prompted import find_prompt_anchor, prompt_chat
 from gmtags.history.readback import shown_receipts, with_receipts
 from gmtags.history.store import HistoryStore, Node, NodeKind
 from gmtags.log import get_logger
@@ -151,30 +152,50 @@ class ChatBook:
                 self.store.lock_chat(chat_id)
                 if anchor is not None:  # its snapshot after, as of now
                     anchor = replace(anchor, node=self.store.node(anchor.node.id))
-            turn, moved = self._place(chat_id, spoken, anchor)
+            kind: NodeKind
+            if anchor is not None and continues(spoken, anchor.message):
+                kind = "continue"
+            elif is_player_turn(spoken):
+                kind = "turn"
+            else:
+                kind = "aside"
+            turn, moved = self._place(chat_id, kind, is_conversation(spoken), anchor)
         turn = replace(turn, spoken=tuple(spoken), match=anchor)
         if moved:
             self.events.current(chat_id, turn.node.parent)
         return turn
 
+    def begin_text(self, named: str | None, prompt: str) -> Turn:
+        """Place a text prompt (SPEC §7.2: by the stored replies it holds,
+        `gmtags.history.prompted`) and reserve its reply's node. A prompt is a turn unless it
+        continues its anchor: a text prompt has no roles to tell a background task by."""
+        with self.store.placing(named):
+            chat_id = named or prompt_chat(prompt, self.store)
+            if chat_id is None:
+                chat_id = new_chat_id()
+            if named is None:
+                self.store.lock_chat(chat_id)
+            found = find_prompt_anchor(prompt, self.store, chat_id)
+            anchor = None if found is None else Anchor(found.node, 0, found.node.id)
+            kind: NodeKind = "continue" if found is not None and found.continues else "turn"
+            turn, moved = self._place(chat_id, kind, True, anchor)
+        turn = replace(turn, match=anchor)
+        if moved:
+            self.events.current(chat_id, turn.node.parent)
+        return turn
+
     def _place(
-        self, chat_id: str, spoken: Sequence[Said], anchor: Anchor | None
+        self, chat_id: str, kind: NodeKind, conversation: bool, anchor: Anchor | None
     ) -> tuple[Turn, bool]:
         """Inside the placement: the chat made known, its current node moved to where the
-        player is (True when it moved), and the reply's node reserved."""
+        player is (True when it moved: `conversation`, a request that is more than a test
+        message), and the reply's node reserved as a `kind`."""
         self.store.ensure_chat(chat_id, self.start)
-        kind: NodeKind
-        if anchor is not None and continues(spoken, anchor.message):
-            kind = "continue"
-        elif is_player_turn(spoken):
-            kind = "turn"
-        else:
-            kind = "aside"
         name = self.store.start_name(chat_id) if anchor is None else anchor.node.after
         stored = self.store.snapshot(name)
         before, held = self._carried(chat_id, stored, None if anchor is None else anchor.node)
         parent = None if anchor is None else anchor.node.id
-        moved = is_conversation(spoken) and self.store.current_node(chat_id) != parent
+        moved = conversation and self.store.current_node(chat_id) != parent
         if moved:
             self.store.set_current(chat_id, parent)  # where the player now is
         # No save carried: the stored snapshot, named already.

@@ -1,8 +1,11 @@
-"""`POST /v1/chat/completions`: forward with the GM instructions, rewrite the reply (SPEC §7).
+"""The proxy's core for every API shape: forward with the GM instructions, rewrite the reply.
 
-The request is placed in its chat by content (`gmtags.server.chats`), the GM
-instructions are added where the client's prompt format allows
-(`gmtags.server.messages`), and the reply is rewritten through the processor
+One `Completions` serves one API shape (`gmtags.server.shapes`: OpenAI chat
+and text completions, llama.cpp, Ollama, Anthropic; SPEC §7.2), which says
+where a body keeps what this module reads and writes. The request is placed
+in its chat by content (`gmtags.server.chats`: its messages, or a text
+prompt's stored replies), the GM instructions are added where the shape and
+the client's prompt format allow, and the reply is rewritten through the processor
 into what `--display` shows the player (SPEC §7.3: receipts, cards or the
 narration alone). The node stored keeps the reply as the client received it
 (its fingerprint) and the receipts of the commands it applied, whatever the
@@ -27,14 +30,18 @@ How replies go through:
 
 The body is read as SPEC §8 says (`gmtags.server.bodies`: no further than
 `--max-body`, UTF-8, strict JSON with no lone surrogate), and so is the
-`X-Gmtags-Chat` header (UTF-8), before anything is placed. Only choice 0 is
-rewritten, so a request asking for several choices (`n` > 1) is refused with
-an OpenAI-style error object, streaming or not, like every other request the
-proxy cannot serve; a history store that fails while the request is placed
-(a PostgreSQL database gone away) gets one too, status 503, with nothing
-forwarded. Every response carries `X-Gmtags-Chat` with the chat the request
-was placed in (or the one it named; `chats.chat_header` says how a name that is
-not ASCII goes).
+`X-Gmtags-Chat` header (UTF-8), before anything is placed. The chat is that
+header (which `/c/{chat}` sets), else Open WebUI's `X-OpenWebUI-Chat-Id`,
+else placement finds it. Only choice 0 is rewritten, so a request asking for
+several choices (`n` > 1) is refused with an error object in the shape's
+form, streaming or not, like every other request the proxy cannot serve; a
+history store that fails while the request is placed (a PostgreSQL database
+gone away) gets one too, status 503, with nothing forwarded. A client's
+background task (Open WebUI's titles, tags, follow-ups, queries,
+autocompletion: `gmtags.server.tasks`) passes through untouched: no
+instructions, no rewriting, no node, no chat. Every response carries
+`X-Gmtags-Chat` with the chat the request was placed in (or the one it
+named; `chats.chat_header` says how a name that is not ASCII goes).
 
 A request that fails leaves no chat and no node (SPEC §8): the upstream's
 error status, an upstream that cannot be reached or answers in the wrong
@@ -74,9 +81,10 @@ from gmtags.prompt import Instructions, gm_instructions
 from gmtags.server.bodies import BodyError, header_text, read_json_body
 from gmtags.server.chats import CHAT_HEADER, ChatBook, Turn, chat_header, chat_id_problem
 from gmtags.server.config import ServerConfig
-from gmtags.server.errors import error_body, error_response, json_response
-from gmtags.server.messages import with_instructions
-from gmtags.server.sse import DONE, event, sse_data, sse_lines
+from gmtags.server.errors import json_response
+from gmtags.server.shapes import Asked, Event, Markers, Shape
+from gmtags.server.shapes.chat import Chat
+from gmtags.server.sse import DONE, frames, sse_events, sse_lines
 from gmtags.server.upstream import Upstream, UpstreamError, UpstreamStream, failure, wrong_shape
 from gmtags.state.snapshot import Snapshot
 from gmtags.stream import StreamProcessor
@@ -91,37 +99,29 @@ DRAIN_SECONDS = 1.0
 """How long the rest of an upstream stream after its `[DONE]` is waited for (see `_drain`)."""
 PREPARED = 256
 """Snapshots whose GM instructions are kept made ahead (a few kB each)."""
+OPEN_WEBUI_CHAT = "X-OpenWebUI-Chat-Id"
+"""Open WebUI's header naming its chat (sent when it forwards user info headers)."""
 
 
-async def read_body(request: Request, limit: int) -> dict[str, Any]:
-    """The request's JSON object (`read_json_body`: limited, strict), checked for what the
-    proxy can serve; `BodyError` when it is refused."""
+async def read_body(request: Request, limit: int, shape: Shape) -> tuple[dict[str, Any], Asked]:
+    """The request's JSON object (`read_json_body`: limited, strict) and what it asks, checked
+    for what the proxy can serve; `BodyError` when it is refused."""
     body = await read_json_body(request, limit)
     if not isinstance(body, dict):
         raise BodyError(400, "the request body must be a JSON object")
-    messages = body.get("messages")
-    if not isinstance(messages, list) or not messages:
-        raise BodyError(400, "messages must be a non-empty list")
-    for index, message in enumerate(messages):
-        if not isinstance(message, dict):
-            raise BodyError(400, f"messages[{index}] must be an object")
-        if not isinstance(message.get("role"), str):
-            raise BodyError(400, f"messages[{index}].role must be text (system, user, assistant)")
-    n = body.get("n")
-    if n is not None and n != 1:
-        raise BodyError(
-            400, "gmtags rules one reply per request: n must be 1 (turn off multiple swipes)"
-        )
-    return body
+    return body, shape.read(body)
 
 
 def named_chat(request: Request) -> str | None:
-    """The chat `X-Gmtags-Chat` names (read as UTF-8), or None."""
-    named = (header_text(request.headers, CHAT_HEADER) or "").strip()
-    problem = chat_id_problem(named) if named else None
-    if problem is not None:
-        raise BodyError(400, f"{CHAT_HEADER} {problem}")
-    return named or None
+    """The chat `X-Gmtags-Chat` names (read as UTF-8), else `X-OpenWebUI-Chat-Id`, or None."""
+    for header in (CHAT_HEADER, OPEN_WEBUI_CHAT):
+        named = (header_text(request.headers, header) or "").strip()
+        if named:
+            problem = chat_id_problem(named)
+            if problem is not None:
+                raise BodyError(400, f"{header} {problem}")
+            return named
+    return None
 
 
 async def _feed(feed: Callable[[str], str], text: str) -> str:
@@ -150,13 +150,17 @@ async def _fingerprint(text: str) -> Fingerprint:
 
 
 class Completions:
-    """The chat completions endpoint of one proxy."""
+    """One API shape's endpoint of one proxy (the OpenAI chat shape unless told)."""
 
-    def __init__(self, config: ServerConfig, book: ChatBook, upstream: Upstream) -> None:
+    def __init__(
+        self, config: ServerConfig, book: ChatBook, upstream: Upstream, shape: Shape | None = None
+    ) -> None:
         self.config = config
         self.book = book
         self.upstream = upstream
-        self.log = get_logger(component="serve")
+        self.shape = shape if shape is not None else Chat()
+        self.markers = Markers(config.prompt_marker, config.turn_marker, config.merge_instructions)
+        self.log = get_logger(component="serve", api=self.shape.name)
         self.prepared: dict[str, Instructions] = {}
         """The GM instructions made for the snapshot a streamed reply left, by its name: made
         after the reply's last bytes went out, so the turn that goes on from it does not wait
@@ -175,47 +179,67 @@ class Completions:
             del self.prepared[next(iter(self.prepared))]  # the oldest
         self.prepared[name] = gm_instructions(self.config.ruleset, snapshot)
 
+    def error(
+        self,
+        status: int,
+        message: str,
+        kind: str,
+        code: str | int | None = None,
+        headers: Mapping[str, str] | None = None,
+    ) -> Response:
+        """An error reply in this shape's form."""
+        return json_response(self.shape.error_body(message, kind, code), status, headers)
+
     async def handle(self, request: Request) -> Response:
-        """Answer one chat completions request."""
+        """Answer one request of this shape."""
         named: str | None = None
         try:
             named = named_chat(request)
-            body = await read_body(request, self.config.max_body)
+            body, asked = await read_body(request, self.config.max_body, self.shape)
         except BodyError as error:
-            return error_response(
+            return self.error(
                 error.status, error.message, "invalid_request_error", headers=chat_header(named)
             )
         try:
-            turn = self.book.begin(named, body["messages"])
+            turn = (
+                self.book.begin(named, asked.messages)
+                if asked.messages is not None
+                else self.book.begin_text(named, asked.prompt or "")
+            )
         except STORE_FAILURES as error:
             self.log.error("store-failed", error=str(error))
-            return error_response(
+            return self.error(
                 503, f"gmtags could not place the request: {error}", "server_error",
                 headers=chat_header(named),
             )  # fmt: skip
         headers = chat_header(turn.chat_id)
         log = self.log.bind(chat=turn.chat_id, node=turn.node.id, kind=turn.kind)
+        raw = request.headers.raw
         try:
             instructions = self.instructions(turn)
-            shown = self._read_back(turn, body["messages"], log)
-            messages = with_instructions(shown, instructions, merge=self.config.merge_instructions)
-            forwarded = {**body, "messages": messages}
+            shown = asked
+            if asked.messages is not None:
+                shown = Asked(messages=self._read_back(turn, asked.messages, log))
+            forwarded = self.shape.instruct(body, shown, instructions, self.markers)
             anchor = None if turn.anchor is None else turn.anchor.id
-            log.info("request", stream=bool(body.get("stream")), anchor=anchor)
-            if body.get("stream") is True:
-                upstream = await self.upstream.stream(forwarded, request.headers)
+            streams = self.shape.streams(body)
+            log.info("request", stream=streams, anchor=anchor)
+            if streams:
+                upstream = await self.upstream.stream(self.shape, forwarded, raw)
                 return _RelayResponse(_Stream(self, upstream, turn, log), headers)
-            reply = await self.upstream.complete(forwarded, request.headers)
+            reply = await self.upstream.complete(self.shape, forwarded, raw)
         except UpstreamError as error:
             self._abandon(turn, log)
             log.warning("upstream-error", status=error.status)
-            return json_response(error.body, error.status, headers)
+            return json_response(error.body(self.shape), error.status, headers)
         except BaseException:
             self._abandon(turn, log)  # the server is stopping (or a bug): nothing is made
             raise
         return await self._whole(reply, turn, request, headers, log)
 
-    def _read_back(self, turn: Turn, messages: list[Any], log: Any) -> list[Any]:
+    def _read_back(
+        self, turn: Turn, messages: list[Mapping[str, Any]], log: Any
+    ) -> list[Mapping[str, Any]]:
         """SPEC §7.3: the messages with their cards read back as receipts. Decision: a store
         that fails meanwhile is logged and the messages go as the client sent them (the
         reply can still be made; the model then sees cards for that turn)."""
@@ -247,38 +271,41 @@ class Completions:
     async def _whole(
         self, reply: Any, turn: Turn, request: Request, headers: Mapping[str, str], log: Any
     ) -> Response:
-        """A non-streaming reply (`Upstream.complete` checked it has `choices[0].message`)
-        with choice 0's content processed whole, and stored unless the caller has gone."""
-        message = reply["choices"][0]["message"]
-        content = message.get("content")
-        text = mend_surrogates(content) if isinstance(content, str) else ""
+        """A whole reply (`Upstream.complete` checked it has its text where the shape keeps
+        it) with its text processed whole, and stored unless the caller has gone."""
+        slots = self.shape.slots(reply) or []
         processor = self._processor(turn)  # equal to process() for any chunking
-        shown = await _feed(processor.feed, text) + processor.close()
+        shown: list[str] = []
+        for holder, key in slots:
+            holder[key] = await _feed(processor.feed, mend_surrogates(holder[key]))
+            shown.append(holder[key])
+        tail = processor.close()
+        if tail and slots:
+            holder, key = slots[-1]
+            holder[key] += tail
+        text = "".join(shown) + tail
         result = processor.result
-        print_ = await _fingerprint(shown)
-        if isinstance(content, str):
-            message["content"] = shown
+        print_ = await _fingerprint(text)
         if await request.is_disconnected():
             self._abandon(turn, log)  # gone before the first byte: it never got the reply
             log.info("caller-gone", sent=0)
             return Response(status_code=499)
         try:
-            self.book.finish(turn, shown, result.snapshot, print_, result.receipts)
+            self.book.finish(turn, text, result.snapshot, print_, result.receipts)
         except STORE_FAILURES as error:
             log.error("store-failed", error=str(error))
-            return json_response(_unstored(error), 503, headers)
+            return json_response(self._unstored(error), 503, headers)
         log.info("reply", receipts=len(result.receipts))
         return json_response(reply, 200, headers)
+
+    def _unstored(self, error: Exception) -> Any:
+        """The error told when a reply was made but the store failed to keep it."""
+        message = f"gmtags could not store the reply (it is not in the chat's history): {error}"
+        return self.shape.error_body(message, "server_error")
 
 
 STORE_FAILURES = (HistoryError, sqlite3.Error)
 """What a failing history store raises (a PostgreSQL store's errors come as `HistoryError`)."""
-
-
-def _unstored(error: Exception) -> dict[str, Any]:
-    """The OpenAI-style error told when a reply was made but the store failed to keep it."""
-    message = f"gmtags could not store the reply (it is not in the chat's history): {error}"
-    return error_body(message, "server_error")
 
 
 class _Stream:
@@ -351,35 +378,35 @@ class _Stream:
         """The stream sent to the caller. The whole reply is recorded before its last bytes go
         out, so a caller that has read the whole stream always finds it stored."""
         relay = self.relay
-        last: dict[str, Any] = {}
+        shape = self.owner.shape
+        framing = shape.framing
+        last: Event | None = None
         seen = done = False
-        events = sse_data(sse_lines(self.upstream.chunks))
+        events = _events(shape, self.upstream.chunks)
         try:
-            async for data in events:
-                if data.strip() == DONE:
+            async for got in events:
+                if got.data == DONE:
                     done = True
                     break
-                try:
-                    chunk = json.loads(data)
-                except (ValueError, RecursionError):
-                    continue
-                if isinstance(chunk, dict):
+                sent = [got]
+                if isinstance(got.data, dict):
                     seen = True
-                    last = chunk
-                    await relay.rewrite(chunk)
-                yield event(chunk)
+                    last = got
+                    sent = await shape.rewrite(got, relay)
+                yield frames(framing, sent)
                 if not self._went_out():
                     return
         except httpx.HTTPError as error:
             self.failed = True
             failed = failure(error)
             self.log.warning("upstream-broke", status=failed.status)
-            yield event(failed.body)
+            yield frames(framing, [shape.error_event(failed.body(shape))])
             return
         if not seen:
             self.failed = True
             self.log.warning("upstream-empty")
-            yield event(wrong_shape("the upstream's stream held no reply").body)
+            empty = wrong_shape("the upstream's stream held no reply")
+            yield frames(framing, [shape.error_event(empty.body(shape))])
             return
         tail = relay.close()
         result = relay.processor.result
@@ -387,14 +414,14 @@ class _Stream:
         if self.record(relay.shown, result.snapshot, print_, result.receipts):
             self.log.info("reply", receipts=len(result.receipts))
         if tail:
-            yield event(_tail(last, tail))
+            yield frames(framing, [shape.tail(last, tail, relay)])
             if not self._went_out():
                 return
         if self.unstored is not None:
-            yield event(_unstored(self.unstored))
+            yield frames(framing, [shape.error_event(self.owner._unstored(self.unstored))])
             return
         if done:
-            yield event(DONE)
+            yield frames(framing, [Event(None, DONE)])
             await _drain(events)
         if self.recorded is not None:  # the stream went out whole: the next turn starts here
             self.owner.prepare(self.recorded.after, relay.processor.result.snapshot)
@@ -435,7 +462,8 @@ class _RelayResponse(StreamingResponse):
     never started (a caller gone before the first event)."""
 
     def __init__(self, stream: _Stream, headers: Mapping[str, str]) -> None:
-        super().__init__(stream.body, media_type="text/event-stream", headers=headers)
+        media = stream.owner.shape.media_type
+        super().__init__(stream.body, media_type=media, headers=headers)
         self.stream = stream
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
@@ -454,16 +482,23 @@ class _RelayResponse(StreamingResponse):
 
 
 class _Relay:
-    """One stream's processor, the surrogate half held back, and the text the caller got."""
+    """One stream's processor, the surrogate half held back, and the text the caller got (what
+    a shape's `rewrite` feeds text through: `gmtags.server.shapes.base.Relay`)."""
 
     def __init__(self, processor: StreamProcessor) -> None:
         self.processor = processor
         self.pending = ""
         self.parts: list[str] = []
+        self.state: dict[str, Any] = {}
+
+    @property
+    def closed(self) -> bool:
+        """The processor has closed: later text passes as it came."""
+        return self.processor.closed
 
     @property
     def shown(self) -> str:
-        """Everything sent to the caller as choice 0's content."""
+        """Everything sent to the caller as the reply's text."""
         return "".join(self.parts)
 
     def _take(self, content: str) -> str:
@@ -478,6 +513,10 @@ class _Relay:
         self.parts.append(out)
         return out
 
+    async def feed(self, content: str) -> str:
+        """What goes out in place of `content` (a surrogate half waits for its pair)."""
+        return await _feed(self._feed, self._take(content))
+
     def close(self) -> str:
         """The text held back until the end (a lone surrogate half becomes U+FFFD)."""
         if self.processor.closed:
@@ -488,29 +527,30 @@ class _Relay:
         self.parts.append(tail)
         return out + tail
 
-    async def rewrite(self, chunk: dict[str, Any]) -> None:
-        """Feed choice 0's content and put what the processor gives back in its place."""
-        choices = chunk.get("choices")
-        if not isinstance(choices, list):
-            return
-        for choice in choices:
-            if not isinstance(choice, dict) or choice.get("index", 0) != 0:
-                continue
-            delta = choice.get("delta")
-            if not isinstance(delta, dict) or self.processor.closed:
-                continue
-            content = delta.get("content")
-            out = ""
-            if isinstance(content, str):
-                text = self._take(content)
-                out = await _feed(self._feed, text)
-            if choice.get("finish_reason") is not None:
-                out += self.close()
-            if isinstance(content, str) or out:
-                delta["content"] = out
+
+async def _events(shape: Shape, chunks: AsyncIterator[bytes]) -> AsyncIterator[Event]:
+    """The upstream's stream as events: SSE events (data that is not JSON skipped, `[DONE]` as
+    it is) or NDJSON lines, as `shape` frames them."""
+    lines = sse_lines(chunks)
+    if shape.framing == "ndjson":
+        async for line in lines:
+            if line.strip():
+                try:
+                    yield Event(None, json.loads(line))
+                except (ValueError, RecursionError):
+                    continue
+        return
+    async for name, data in sse_events(lines):
+        if data.strip() == DONE:
+            yield Event(name, DONE)
+            continue
+        try:
+            yield Event(name, json.loads(data))
+        except (ValueError, RecursionError):
+            continue
 
 
-async def _drain(events: AsyncIterator[str]) -> None:
+async def _drain(events: AsyncIterator[Event]) -> None:
     """Read what an upstream stream sends after its `[DONE]` (its end, as a rule) for up to
     `DRAIN_SECONDS`, so that its connection goes back to the pool: a stream closed before its
     end closes its connection, and the next request then waits for a new one (on a loaded
@@ -521,14 +561,3 @@ async def _drain(events: AsyncIterator[str]) -> None:
                 pass
     except (TimeoutError, httpx.HTTPError):
         pass  # the caller has its whole reply; the connection is closed instead
-
-
-def _tail(last: Mapping[str, Any], text: str) -> dict[str, Any]:
-    """A chunk like the last one carrying the text held back until the end."""
-    return {
-        "id": last.get("id", "gmtags"),
-        "object": "chat.completion.chunk",
-        "created": last.get("created", 0),
-        "model": last.get("model", ""),
-        "choices": [{"index": 0, "delta": {"content": text}, "finish_reason": None}],
-    }

@@ -1,4 +1,11 @@
-"""The chat named in the URL: `/c/{chat}` before any route (SPEC §7.2).
+"""The chat named in the URL, `/c/{chat}` before any route, and the route made plain (SPEC §7.2).
+
+A route is the same without its `/v1` prefix and with doubled slashes
+collapsed: clients append paths to whatever base URL the player typed
+(`http://127.0.0.1:8787` or `…/v1`, with or without a trailing slash), so
+`//v1/chat/completions`, `/chat/completions` and `/v1/v1/chat/completions`
+are all `/v1/chat/completions` (`plain_route`). Only the routes the proxy
+serves are renamed; any other path only loses its doubled slashes.
 
 A client that can set a base URL but no header (SillyTavern's Text Completion)
 uses `http://127.0.0.1:8787/c/Warden-7/v1` as its base URL. `ChatPrefix`, an
@@ -28,16 +35,36 @@ Decisions:
 
 from __future__ import annotations
 
+import re
 from urllib.parse import unquote, unquote_to_bytes
 
 from gmtags.server.auth import App, Receive, Scope, Send
 from gmtags.server.chats import CHAT_HEADER, chat_id_problem
 from gmtags.server.errors import error_response
 from gmtags.server.guard import JSON_ENDPOINTS, SAFE_METHODS
+from gmtags.server.shapes import PASSED_THROUGH, SHAPES
 
 PREFIX = b"c/"
 """The prefix's first segment, after the path's leading slash(es)."""
 _HEADER = CHAT_HEADER.lower().encode("ascii")
+
+
+_SLASHES = re.compile(r"/{2,}")
+_RAW_SLASHES = re.compile(rb"/{2,}")
+_PLAIN = {
+    route.removeprefix("/v1"): route
+    for route in (*(shape.route for shape in SHAPES), *PASSED_THROUGH)
+}
+"""Each served route by its name without `/v1` (`/chat/completions`, `/api/tags`)."""
+
+
+def plain_route(path: str) -> str:
+    """`path` with doubled slashes collapsed, and a served route named as it is served."""
+    collapsed = _SLASHES.sub("/", path)
+    bare = collapsed
+    while bare.startswith("/v1/"):
+        bare = bare[3:]
+    return _PLAIN.get(bare, collapsed)
 
 
 class PrefixError(ValueError):
@@ -116,13 +143,23 @@ class ChatPrefix:
             await refusal(scope, receive, send)
             return
         if found is None:
-            await self.app(scope, receive, send)
-            return
-        chat_id, rest = found
+            route, rest = _route_path(scope), raw_path
+            plain = plain_route(route)
+            if plain == route:
+                await self.app(scope, receive, send)
+                return
+        else:
+            chat_id, rest = found
+            route = unquote(rest.decode("latin-1"))
+            plain = plain_route(route)
         headers = [(bytes(name), bytes(value)) for name, value in scope.get("headers", [])]
-        route = unquote(rest.decode("latin-1"))
+        if found is not None:
+            headers = with_chat(headers, chat_id)
+        if plain != route:
+            served = plain in _PLAIN.values()
+            rest = plain.encode("utf-8") if served else _RAW_SLASHES.sub(b"/", rest)
         unsafe = scope["method"] not in SAFE_METHODS
-        if unsafe and route.startswith(JSON_ENDPOINTS) and not _is_json(headers):
+        if unsafe and plain.startswith(JSON_ENDPOINTS) and not _is_json(headers):
             refusal = error_response(
                 415,
                 "the body must be sent as Content-Type: application/json",
@@ -132,10 +169,5 @@ class ChatPrefix:
             await refusal(scope, receive, send)
             return
         root = scope.get("root_path", "")
-        inner = {
-            **scope,
-            "path": root + route,
-            "raw_path": rest,
-            "headers": with_chat(headers, chat_id),
-        }
+        inner = {**scope, "path": root + plain, "raw_path": rest, "headers": headers}
         await self.app(inner, receive, send)

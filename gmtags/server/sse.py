@@ -9,10 +9,13 @@ holding U+2028 or U+0085 as is would be cut in two and its chunk lost).
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterable, AsyncIterator
-from typing import Any
+from collections.abc import AsyncIterable, AsyncIterator, Iterable
+from typing import TYPE_CHECKING, Any
 
 from gmtags.server.errors import json_bytes
+
+if TYPE_CHECKING:
+    from gmtags.server.shapes.base import Event
 
 DONE = "[DONE]"
 
@@ -49,6 +52,40 @@ async def sse_data(lines: AsyncIterable[str]) -> AsyncIterator[str]:
             data.append(value[1:] if value.startswith(" ") else value)
     if data:
         yield "\n".join(data)
+
+
+async def sse_events(lines: AsyncIterable[str]) -> AsyncIterator[tuple[str | None, str]]:
+    """Each event of a stream of SSE lines: its `event` name (None when it has none) and its
+    `data` (comments and other fields dropped; an event with no data is none)."""
+    data: list[str] = []
+    name: str | None = None
+    async for line in lines:
+        if line == "":
+            if data:
+                yield name, "\n".join(data)
+            data, name = [], None
+        elif line.startswith("data:"):
+            value = line[5:]
+            data.append(value[1:] if value.startswith(" ") else value)
+        elif line.startswith("event:"):
+            value = line[6:]
+            name = value[1:] if value.startswith(" ") else value
+    if data:
+        yield name, "\n".join(data)
+
+
+def frames(framing: str, events: Iterable[Event]) -> bytes:
+    """Events as they go to the caller: SSE (`event:` when named, `data:`) or NDJSON lines."""
+    out = bytearray()
+    for sent in events:
+        body = DONE.encode() if sent.data == DONE else json_bytes(sent.data)
+        if framing == "ndjson":
+            out += body + b"\n"
+        elif sent.name is None:
+            out += b"data: " + body + b"\n\n"
+        else:
+            out += b"event: " + sent.name.encode("utf-8", "replace") + b"\ndata: " + body + b"\n\n"
+    return bytes(out)
 
 
 def event(data: Any) -> bytes:

@@ -1,17 +1,32 @@
-"""The upstream model server: requests forwarded with the caller's API key, failures mapped.
+"""The upstream model server: each request forwarded to the same route, failures mapped.
 
-The caller's `Authorization` header goes to the upstream as it came and is
-never logged. An upstream that answers with an error status passes through
-with that status (its OpenAI-style body kept when it has one); an upstream
-that cannot be reached gives 502 and one that does not answer in time 504.
+A request goes to the route of its API shape (`gmtags.server.shapes`) under
+the upstream's root: `--upstream` with or without its `/v1` (SPEC §7.2). A
+URL whose path is more than `/v1` (`https://example.com/api/v1`,
+`…/v1beta/openai`) is the base of the OpenAI-style routes as given; a bare
+host takes `/v1` for them; the other routes (llama.cpp's `/completion`,
+Ollama's `/api/…`) hang under the root, the URL without a trailing `/v1`.
 
-A reply in the wrong shape is a 502 too (SPEC §7.2), told before the caller
-gets a byte: a 200 to a streaming request that is not an event stream (its
-`Content-Type` is not `text/event-stream` and its first bytes are no SSE
-field either: some servers stream SSE under another type), and a whole reply
-that is not strict JSON (`gmtags.jsonfile.loads`) or has no
-`choices[0].message` object. A 200 carrying an OpenAI-style error object
-passes that error on, as a 502.
+Headers: every request header passes to the upstream except hop-by-hop ones,
+`Host`, `Content-Length`, `Cookie`, `Accept-Encoding` (httpx asks for what it
+can decode) and gmtags' own (`X-Gmtags-*`); so OpenRouter's
+`HTTP-Referer`/`X-Title`, `anthropic-version`/`anthropic-beta` and
+`OpenAI-Organization` reach it. The caller's key (`Authorization`,
+`x-api-key`) goes as it came and is never logged, unless the key lives on
+the server (`--upstream-key-env`): then the caller's own auth headers (which
+may carry the gmtags token) are dropped and the shape's auth header is set
+with that key.
+
+An upstream that answers with an error status passes through with that
+status (its error object kept when it has one); an upstream that cannot be
+reached gives 502 and one that does not answer in time 504, each as an error
+of the caller's API shape. A reply in the wrong shape is a 502 too (SPEC §7.2),
+told before the caller gets a byte: a 200 to a streaming request that is not
+an event stream (its `Content-Type` is not `text/event-stream` and its first
+bytes are no SSE field either: some servers stream SSE under another type) or,
+for Ollama, not NDJSON; and a whole reply that is not strict JSON
+(`gmtags.jsonfile.loads`) or has no text where its shape keeps it. A 200
+carrying an error object passes that error on, as a 502.
 
 The forwarded body is written here (not by httpx): the GM instructions may
 carry text from a stored snapshot, and one stored by an older version may hold
@@ -22,14 +37,15 @@ strict upstream refuses even escaped; it goes as U+FFFD.
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncIterator, Mapping
+from collections.abc import AsyncIterator, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
+from urllib.parse import urlsplit
 
 import httpx
 
 from gmtags.jsonfile import JsonTextError, loads
-from gmtags.server.errors import error_body
+from gmtags.server.shapes import Shape
 from gmtags.text import mend_surrogates
 
 EVENT_STREAM = "text/event-stream"
@@ -37,21 +53,62 @@ SSE_FIELDS = (b"data:", b"event:", b"id:", b"retry:", b":")
 """How an SSE stream's first line begins (a field, or a `:` comment)."""
 WRONG_SHAPE_BYTES = 64 * 1024
 """How much of a 200 that is not an event stream is read to find an error object in it."""
+NOT_FORWARDED = frozenset(
+    {
+        b"connection",
+        b"keep-alive",
+        b"proxy-authenticate",
+        b"proxy-authorization",
+        b"proxy-connection",
+        b"te",
+        b"trailer",
+        b"transfer-encoding",
+        b"upgrade",
+        b"host",
+        b"content-length",
+        b"content-type",
+        b"cookie",
+        b"accept-encoding",
+    }
+)
+"""Request headers never forwarded (hop-by-hop, or written again for the forwarded body)."""
+KEY_HEADERS = frozenset({b"authorization", b"x-api-key"})
+"""The caller's auth headers: its API key, or (with a key on the server) the gmtags token."""
+OWN_PREFIX = b"x-gmtags-"
 
 
 class UpstreamError(Exception):
-    """The upstream failed: the status and OpenAI-style body to answer the caller with."""
+    """The upstream failed: the status to answer with, and the upstream's own error object
+    (`own`) or what gmtags says (`message`, `kind`, `code`), told in the caller's shape."""
 
-    def __init__(self, status: int, body: dict[str, Any]) -> None:
-        super().__init__(status, body)
+    def __init__(
+        self,
+        status: int,
+        message: str,
+        kind: str = "upstream_error",
+        code: str | int | None = None,
+        own: Any = None,
+    ) -> None:
+        super().__init__(status, message)
         self.status = status
-        self.body = body
+        self.message = message
+        self.kind = kind
+        self.code = code
+        self.own = own
+
+    def body(self, shape: Shape) -> Any:
+        """The error as `shape`'s clients read it (the upstream's own, when it sent one)."""
+        return (
+            self.own
+            if self.own is not None
+            else shape.error_body(self.message, self.kind, self.code)
+        )
 
 
 @dataclass(frozen=True, slots=True)
 class UpstreamStream:
-    """A streaming reply whose headers (and, for a stream not labelled SSE, first bytes) were
-    read: its body's bytes from the start, and the response to close."""
+    """A streaming reply whose headers (and, for a stream not labelled as its framing, first
+    bytes) were read: its body's bytes from the start, and the response to close."""
 
     response: httpx.Response
     chunks: AsyncIterator[bytes]
@@ -61,14 +118,34 @@ class UpstreamStream:
         await self.response.aclose()
 
 
-def _auth(headers: Mapping[str, str]) -> dict[str, str]:
-    auth = headers.get("authorization")
-    return {"Authorization": auth} if auth else {}
+def forwarded(
+    headers: Iterable[tuple[bytes, bytes]], shape: Shape | None, key: str | None
+) -> list[tuple[bytes, bytes]]:
+    """The headers sent upstream for a request with `headers` (module doc); `shape` None: a
+    request passed through, whose key header (with a key on the server) is `Authorization`."""
+    raw = list(headers)
+    named = {
+        token.strip().lower().encode("latin-1")
+        for name, value in raw
+        if name.lower() == b"connection"
+        for token in value.decode("latin-1").split(",")
+    }
+    sent = [
+        (name, value)
+        for name, value in raw
+        if (low := name.lower()) not in NOT_FORWARDED
+        and low not in named
+        and not low.startswith(OWN_PREFIX)
+        and (key is None or low not in KEY_HEADERS)
+    ]
+    if key is not None:
+        name, value = shape.key(key) if shape is not None else ("Authorization", f"Bearer {key}")
+        sent.append((name.lower().encode("latin-1"), value.encode("latin-1", "replace")))
+    return sent
 
 
-def _posted(headers: Mapping[str, str]) -> dict[str, str]:
-    """The headers of a forwarded request: the caller's key, and the body's type."""
-    return {"Content-Type": "application/json", **_auth(headers)}
+def _posted(headers: list[tuple[bytes, bytes]]) -> list[tuple[bytes, bytes]]:
+    return [*headers, (b"content-type", b"application/json")]
 
 
 def request_json(body: Any) -> bytes:
@@ -83,10 +160,10 @@ def request_json(body: Any) -> bytes:
 def failure(error: httpx.HTTPError) -> UpstreamError:
     """The error to answer with when talking to the upstream raised `error`."""
     if isinstance(error, httpx.TimeoutException):
-        return UpstreamError(504, error_body("the upstream did not answer in time", "timeout"))
+        return UpstreamError(504, "the upstream did not answer in time", "timeout")
     if isinstance(error, httpx.ConnectError):
-        return UpstreamError(502, error_body("the upstream cannot be reached", "upstream_error"))
-    return UpstreamError(502, error_body("the upstream connection failed", "upstream_error"))
+        return UpstreamError(502, "the upstream cannot be reached")
+    return UpstreamError(502, "the upstream connection failed")
 
 
 def _json(content: bytes) -> Any:
@@ -97,27 +174,26 @@ def _json(content: bytes) -> Any:
 
 
 def _error_object(content: bytes) -> dict[str, Any] | None:
-    """The body when it is an OpenAI-style error object, else None."""
+    """The body when it is an error object (`{"error": …}`, as OpenAI, Anthropic and Ollama
+    send one), else None."""
     try:
         body = _json(content)
     except JsonTextError:
         return None
-    return body if isinstance(body, dict) and isinstance(body.get("error"), dict) else None
+    return body if isinstance(body, dict) and isinstance(body.get("error"), dict | str) else None
 
 
 def _status_error(status: int, content: bytes) -> UpstreamError:
-    body = _error_object(content)
-    if body is not None:
-        return UpstreamError(status, body)
-    message = f"the upstream answered {status}"
-    return UpstreamError(status, error_body(message, "upstream_error", status))
+    return UpstreamError(
+        status, f"the upstream answered {status}", code=status, own=_error_object(content)
+    )
 
 
 def wrong_shape(message: str, content: bytes = b"") -> UpstreamError:
     """A 502 for a 200 the proxy cannot use: the upstream's own error object when the body is
     one, else `message`."""
-    body = _error_object(content) if content else None
-    return UpstreamError(502, body or error_body(message, "upstream_error", "bad_upstream_reply"))
+    own = _error_object(content) if content else None
+    return UpstreamError(502, message, code="bad_upstream_reply", own=own)
 
 
 def _media_type(response: httpx.Response) -> str:
@@ -149,14 +225,23 @@ async def _rest(first: bytes, chunks: AsyncIterator[bytes]) -> AsyncIterator[byt
         yield chunk
 
 
-async def _start(response: httpx.Response) -> UpstreamStream:
-    """The stream of a 200 to a streaming request, or the 502 for one that is not SSE."""
+def _streamed_as(shape: Shape, media: str, first: bytes) -> bool:
+    """Whether a 200's type or first bytes are the stream `shape` reads (an error object
+    in NDJSON is not)."""
+    if shape.framing == "sse":
+        return media == EVENT_STREAM or first.lstrip().startswith(SSE_FIELDS)
+    opening = first.lstrip()
+    return opening.startswith(b"{") and not opening.startswith(b'{"error"')
+
+
+async def _start(shape: Shape, response: httpx.Response) -> UpstreamStream:
+    """The stream of a 200 to a streaming request, or the 502 for one in the wrong shape."""
     chunks = _body(response)
     media = _media_type(response)
-    if media == EVENT_STREAM:
+    if shape.framing == "sse" and media == EVENT_STREAM:
         return UpstreamStream(response, chunks)
     first = await _opening(chunks)
-    if first.lstrip().startswith(SSE_FIELDS):
+    if _streamed_as(shape, media, first):
         return UpstreamStream(response, _rest(first, chunks))
     content = first
     async for chunk in chunks:
@@ -164,25 +249,50 @@ async def _start(response: httpx.Response) -> UpstreamStream:
             break
         content += chunk
     shown = media or "no content type"
-    message = f"the upstream answered a streaming request with {shown}, not an event stream"
+    wanted = "an event stream" if shape.framing == "sse" else "a stream of JSON lines"
+    message = f"the upstream answered a streaming request with {shown}, not {wanted}"
     raise wrong_shape(message, content)
 
 
-class Upstream:
-    """An OpenAI-compatible model server at `base_url` (which includes `/v1`)."""
+def roots(url: str) -> tuple[str, str]:
+    """The upstream's API base for OpenAI-style routes and its root for the others (module
+    doc), from `--upstream`."""
+    url = url.rstrip("/")
+    path = urlsplit(url).path.rstrip("/")
+    root = url.removesuffix("/v1") if path.endswith("/v1") else url
+    api = url if path not in ("", "/v1") else root + "/v1"
+    return api, root
 
-    def __init__(self, base_url: str, timeout: float) -> None:
-        self.base_url = base_url.rstrip("/")
+
+class Upstream:
+    """The model server at `base_url` (`--upstream`, with or without `/v1`)."""
+
+    def __init__(self, base_url: str, timeout: float, key: str | None = None) -> None:
+        self.api, self.root = roots(base_url)
+        self.key = key
         self.client = httpx.AsyncClient(timeout=httpx.Timeout(timeout, connect=min(timeout, 10.0)))
+
+    @property
+    def base_url(self) -> str:
+        """The base of the OpenAI-style routes."""
+        return self.api
+
+    def url(self, route: str) -> str:
+        """Where `route` (as gmtags serves it) is on the upstream."""
+        if route.startswith("/v1/"):
+            return self.api + route[3:]
+        return self.root + route
 
     async def aclose(self) -> None:
         """Close the connection pool."""
         await self.client.aclose()
 
-    async def models(self, headers: Mapping[str, str]) -> tuple[int, Any]:
-        """`GET /models`: the upstream's status and JSON body."""
+    async def get(self, route: str, headers: Iterable[tuple[bytes, bytes]]) -> tuple[int, Any]:
+        """`GET route` passed through (a model list): the upstream's status and JSON body."""
         try:
-            response = await self.client.get(f"{self.base_url}/models", headers=_auth(headers))
+            response = await self.client.get(
+                self.url(route), headers=forwarded(headers, None, self.key)
+            )
         except httpx.HTTPError as error:
             raise failure(error) from None
         if response.status_code >= 400:
@@ -190,18 +300,17 @@ class Upstream:
         try:
             return response.status_code, _json(response.content)
         except JsonTextError:
-            raise UpstreamError(
-                502, error_body("the upstream sent no JSON", "upstream_error")
-            ) from None
+            raise UpstreamError(502, "the upstream sent no JSON") from None
 
-    async def complete(self, body: Mapping[str, Any], headers: Mapping[str, str]) -> Any:
-        """A non-streaming `POST /chat/completions`: the upstream's JSON reply, which has a
-        `choices[0].message` object."""
+    async def complete(
+        self, shape: Shape, body: Mapping[str, Any], headers: Iterable[tuple[bytes, bytes]]
+    ) -> Any:
+        """A whole reply: the upstream's JSON, which has its text where `shape` keeps it."""
         try:
             response = await self.client.post(
-                f"{self.base_url}/chat/completions",
+                self.url(shape.upstream_route),
                 content=request_json(body),
-                headers=_posted(headers),
+                headers=_posted(forwarded(headers, shape, self.key)),
             )
         except httpx.HTTPError as error:
             raise failure(error) from None
@@ -211,22 +320,19 @@ class Upstream:
             reply = _json(response.content)
         except JsonTextError as error:
             raise wrong_shape(f"the upstream's reply is not JSON: {error}") from None
-        try:
-            message = reply["choices"][0]["message"]
-        except (KeyError, IndexError, TypeError):
-            message = None
-        if not isinstance(message, dict):
-            raise wrong_shape("the upstream's reply has no choices[0].message", response.content)
+        if shape.slots(reply) is None:
+            raise wrong_shape(f"the upstream's reply has no {shape.text_at}", response.content)
         return reply
 
-    async def stream(self, body: Mapping[str, Any], headers: Mapping[str, str]) -> UpstreamStream:
-        """A streaming `POST /chat/completions`, its headers read and its shape checked; the
-        caller closes it."""
+    async def stream(
+        self, shape: Shape, body: Mapping[str, Any], headers: Iterable[tuple[bytes, bytes]]
+    ) -> UpstreamStream:
+        """A streamed reply, its headers read and its framing checked; the caller closes it."""
         request = self.client.build_request(
             "POST",
-            f"{self.base_url}/chat/completions",
+            self.url(shape.upstream_route),
             content=request_json(body),
-            headers=_posted(headers),
+            headers=_posted(forwarded(headers, shape, self.key)),
         )
         try:
             response = await self.client.send(request, stream=True)
@@ -235,7 +341,7 @@ class Upstream:
         try:
             if response.status_code >= 400:
                 raise _status_error(response.status_code, await response.aread())
-            return await _start(response)
+            return await _start(shape, response)
         except BaseException as error:
             await response.aclose()
             if isinstance(error, httpx.HTTPError):

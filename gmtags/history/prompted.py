@@ -1,0 +1,150 @@
+"""Where a text prompt stands in its chat (SPEC §7.2: "a text prompt has no messages").
+
+A Text Completion client sends one prompt: the chat so far laid out in its
+instruct template, the next reply's opening last. It is placed as messages
+are (SPEC §7.1), by content: by the stored replies whose text occurs in it.
+A reply with receipts occurs where its receipts stand one after the other
+among the prompt's receipts (an edit of the prose around them keeps it); a
+reply without any, where its text stands, both compared as fingerprints
+compare them (whitespace runs collapsed, the spaces beside `*` and `_`
+dropped, reasoning left out). The **anchor** is the reply that occurs last;
+of several ending at the same place (two swipes with the same text), the one
+with the most ancestors occurring before it in order, then the newest. A
+continued reply is its pieces one after the other, so its last piece ends
+last. A prompt that ends where its anchor ends continues it (SillyTavern's
+Continue sends the partial reply last, unclosed).
+
+The chat: the one named (`X-Gmtags-Chat`, `/c/{chat}`), whose newest `RECENT`
+replies are looked for; a prompt naming none is placed in the chat of the
+newest reply that ends with the prompt's last receipt, and a prompt with no
+receipt and no name is a new chat. Decision: a prompt's replies without
+receipts cannot be looked up without knowing where each begins, so a client
+that wants those placed names its chat (the SillyTavern extension always
+does).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Protocol
+
+from gmtags.history.fingerprint import Fingerprint, emphasis_normal, normal_prompt, receipts_in
+from gmtags.history.store import Head, Node
+
+RECENT = 2000
+"""The most replies of a named chat (the newest) looked for in one prompt."""
+FOUND = 16
+"""The most replies weighed as the one holding an unnamed prompt's last receipt."""
+
+
+class PromptNodes(Protocol):
+    """What placing a prompt reads from a store of nodes."""
+
+    def exact(self, key: str, chat_id: str | None, limit: int) -> list[Head]:
+        """The newest `limit` nodes whose fingerprint key is `key`."""
+        ...
+
+    def pieces(self, print_: Fingerprint, chat_id: str | None, limit: int) -> list[Node]:
+        """The newest `limit` nodes that can end a chain of two or more making up `print_`."""
+        ...
+
+    def nodes(self, chat_id: str) -> list[Node]:
+        """Every finished node of a chat, oldest first."""
+        ...
+
+
+@dataclass(frozen=True, slots=True)
+class PromptAnchor:
+    """The reply a prompt goes on from, and whether the prompt continues it."""
+
+    node: Node
+    continues: bool
+
+
+@dataclass(frozen=True, slots=True)
+class _Seen:
+    node: Node
+    start: int
+    end: int
+
+
+def prompt_chat(prompt: str, nodes: PromptNodes) -> str | None:
+    """The chat of the newest reply ending with the prompt's last receipt, if any."""
+    receipts = receipts_in(prompt)
+    if not receipts:
+        return None
+    whole = Fingerprint(receipts, "")
+    found = [head.chat_id for head in nodes.exact(whole.key, None, FOUND)]
+    found += [node.chat_id for node in nodes.pieces(whole, None, FOUND)]
+    last = Fingerprint(receipts[-1:], "")
+    found += [head.chat_id for head in nodes.exact(last.key, None, FOUND)]
+    return found[0] if found else None
+
+
+def find_prompt_anchor(prompt: str, nodes: PromptNodes, chat_id: str) -> PromptAnchor | None:
+    """The anchor of a text prompt among the newest replies of chat `chat_id` (module doc)."""
+    text = normal_prompt(prompt)
+    receipts = receipts_in(prompt)
+    spots = _spots(text, receipts)
+    starts: dict[str, list[int]] = {}
+    for index, receipt in enumerate(receipts):
+        starts.setdefault(receipt, []).append(index)
+    seen: dict[int, _Seen] = {}
+    for node in nodes.nodes(chat_id)[-RECENT:]:
+        found = _occurrence(node.fingerprint, text, receipts, spots, starts)
+        if found is not None:
+            seen[node.id] = _Seen(node, *found)
+    if not seen:
+        return None
+    end = max(found.end for found in seen.values())
+    last = [found for found in seen.values() if found.end == end]
+    chosen = max(last, key=lambda found: (_ancestors(found, seen), found.node.id))
+    return PromptAnchor(chosen.node, not text[end:].strip())
+
+
+def _spots(text: str, receipts: Sequence[str]) -> list[tuple[int, int]]:
+    """Where each receipt stands in the normalised prompt, in order."""
+    spots: list[tuple[int, int]] = []
+    at = 0
+    for receipt in receipts:
+        written = emphasis_normal(receipt)
+        start = text.find(written, at)
+        if start < 0:  # not expected: a receipt's text is part of the prompt's
+            start = at
+        at = start + len(written)
+        spots.append((start, at))
+    return spots
+
+
+def _occurrence(
+    print_: Fingerprint,
+    text: str,
+    receipts: Sequence[str],
+    spots: Sequence[tuple[int, int]],
+    starts: dict[str, list[int]],
+) -> tuple[int, int] | None:
+    """Where a reply with this fingerprint last occurs in the prompt (start, end), if it does."""
+    if print_.receipts:
+        size = len(print_.receipts)
+        for first in reversed(starts.get(print_.receipts[0], [])):
+            if tuple(receipts[first : first + size]) == print_.receipts:
+                return spots[first][0], spots[first + size - 1][1]
+        return None
+    if not print_.text:
+        return None
+    start = text.rfind(print_.text)
+    return None if start < 0 else (start, start + len(print_.text))
+
+
+def _ancestors(found: _Seen, seen: dict[int, _Seen]) -> int:
+    """How many of the reply's ancestors occur before it, one after the other."""
+    count = 0
+    at = found
+    while at.node.parent is not None:
+        parent = seen.get(at.node.parent)
+        if parent is None or parent.end > at.start:
+            break
+        count += 1
+        at = parent
+    return count

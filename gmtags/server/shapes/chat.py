@@ -1,0 +1,79 @@
+"""`POST /v1/chat/completions`: OpenAI-compatible chat (SPEC §7, §7.1).
+
+Messages are placed by content and take the instructions as SPEC §7.1 says
+(`gmtags.server.messages`); the reply's text is choice 0's `message.content`,
+streamed as `choices[].delta.content` and ended by its `finish_reason`. Only
+choice 0 is ruled, so `n` > 1 is refused.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from gmtags.prompt import Instructions
+from gmtags.server.messages import with_instructions
+from gmtags.server.shapes.base import (
+    Asked,
+    Event,
+    Markers,
+    Relay,
+    Shape,
+    Slot,
+    fed,
+    one_choice,
+    require_messages,
+)
+
+
+class Chat(Shape):
+    """OpenAI's chat completions."""
+
+    name = "chat"
+    route = "/v1/chat/completions"
+    upstream_route = "/v1/chat/completions"
+    text_at = "choices[0].message"
+
+    def read(self, body: Mapping[str, Any]) -> Asked:
+        messages = require_messages(body)
+        one_choice(body)
+        return Asked(messages=messages)
+
+    def instruct(
+        self, body: Mapping[str, Any], asked: Asked, instructions: Instructions, markers: Markers
+    ) -> dict[str, Any]:
+        assert asked.messages is not None
+        messages = with_instructions(asked.messages, instructions, merge=markers.merge)
+        return {**body, "messages": messages}
+
+    def slots(self, reply: Any) -> list[Slot] | None:
+        try:
+            message = reply["choices"][0]["message"]
+        except (KeyError, IndexError, TypeError):
+            return None
+        if not isinstance(message, dict):
+            return None
+        return [(message, "content")] if isinstance(message.get("content"), str) else []
+
+    async def rewrite(self, event: Event, relay: Relay) -> list[Event]:
+        choices = event.data.get("choices") if isinstance(event.data, dict) else None
+        for choice in choices if isinstance(choices, list) else ():
+            if not isinstance(choice, dict) or choice.get("index", 0) != 0:
+                continue
+            delta = choice.get("delta")
+            if isinstance(delta, dict):
+                await fed(relay, delta, "content", choice.get("finish_reason") is not None)
+        return [event]
+
+    def tail(self, last: Event | None, text: str, relay: Relay) -> Event:
+        data = last.data if last is not None and isinstance(last.data, dict) else {}
+        return Event(
+            None,
+            {
+                "id": data.get("id", "gmtags"),
+                "object": "chat.completion.chunk",
+                "created": data.get("created", 0),
+                "model": data.get("model", ""),
+                "choices": [{"index": 0, "delta": {"content": text}, "finish_reason": None}],
+            },
+        )
