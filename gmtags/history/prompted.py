@@ -11,8 +11,12 @@ dropped, reasoning left out). The **anchor** is the reply that occurs last;
 of several ending at the same place (two swipes with the same text), the one
 with the most ancestors occurring before it in order, then the newest. A
 continued reply is its pieces one after the other, so its last piece ends
-last. A prompt that ends where its anchor ends continues it (SillyTavern's
-Continue sends the partial reply last, unclosed).
+last. A prompt that ends with its anchor continues it (SillyTavern's Continue
+sends the partial reply last, unclosed): for a reply known by its text, the
+prompt ends with that text; for one known by its receipts (whose prose the
+store does not keep), nothing after its last receipt looks like the start of
+another turn, a turn separator of the instruct templates chat clients use
+(`TURN_MARKS`: `<|im_start|>`, `<|eot_id|>`, `[INST]`, `</s>`, `### `, …).
 
 The chat: the one named (`X-Gmtags-Chat`, `/c/{chat}`), whose newest `RECENT`
 replies are looked for; a prompt naming none is placed in the chat of the
@@ -32,8 +36,32 @@ from typing import Protocol
 from gmtags.history.fingerprint import Fingerprint, emphasis_normal, normal_prompt, receipts_in
 from gmtags.history.store import Head, Node
 
+TURN_MARKS = (
+    "<|im_start|>",
+    "<|im_end|>",
+    "<|eot_id|>",
+    "<|start_header_id|>",
+    "[INST]",
+    "[/INST]",
+    "</s>",
+    "<end_of_turn>",
+    "<start_of_turn>",
+    "<|user|>",
+    "<|model|>",
+    "<|assistant|>",
+    "<|end|>",
+    "<|START_OF_TURN_TOKEN|>",
+    "<|END_OF_TURN_TOKEN|>",
+    "### ",
+    "\nUSER:",
+    "\nASSISTANT:",
+)
+"""Turn separators of instruct templates (ChatML, Llama 3, Mistral, Gemma, Phi, Metharme,
+Command R, Alpaca, Vicuna): after a reply's last receipt, one of them means a later turn."""
 RECENT = 2000
 """The most replies of a named chat (the newest) looked for in one prompt."""
+_MARKS = tuple(mark.replace("\n", " ") for mark in TURN_MARKS)
+"""The separators as they stand in a prompt normalised (line breaks as spaces)."""
 FOUND = 16
 """The most replies weighed as the one holding an unnamed prompt's last receipt."""
 
@@ -100,7 +128,10 @@ def find_prompt_anchor(prompt: str, nodes: PromptNodes, chat_id: str) -> PromptA
     end = max(found.end for found in seen.values())
     last = [found for found in seen.values() if found.end == end]
     chosen = max(last, key=lambda found: (_ancestors(found, seen), found.node.id))
-    return PromptAnchor(chosen.node, not text[end:].strip())
+    after = text[end:]
+    if chosen.node.fingerprint.receipts:
+        return PromptAnchor(chosen.node, not any(mark in after for mark in _MARKS))
+    return PromptAnchor(chosen.node, not after.strip())
 
 
 def _spots(text: str, receipts: Sequence[str]) -> list[tuple[int, int]]:

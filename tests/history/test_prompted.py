@@ -1,0 +1,136 @@
+"""gmtags/history/prompted.py and `ChatBook.begin_text`: a text prompt placed by the replies it
+holds (SPEC §7.2)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from gmtags.history.store import HistoryStore
+from gmtags.server.chats import ChatBook, Turn
+from gmtags.state.snapshot import Snapshot
+
+START = Snapshot.model_validate({"rulesetClocks": [{"name": "Dawn", "size": 4, "filled": 0}]})
+ONE = Snapshot.model_validate({"rulesetClocks": [{"name": "Dawn", "size": 4, "filled": 1}]})
+TWO = Snapshot.model_validate({"rulesetClocks": [{"name": "Dawn", "size": 4, "filled": 2}]})
+
+TICK = '[clock: name="Dawn" tick="1" result="ok" now="1/4"]'
+TOCK = '[clock: name="Dawn" tick="1" result="ok" now="2/4"]'
+REPLY = f"The bell rings once. {TICK} Bram waits."
+PLAIN = "The road is quiet, and *nothing* moves."
+
+
+def chatml(*turns: tuple[str, str], open_reply: str | None = "") -> str:
+    """A ChatML prompt as SillyTavern's Text Completion lays one out: a system part, the
+    turns, and the next reply opened (or, `open_reply` text, a reply being continued)."""
+    parts = ["<|im_start|>system\nYou are the GM of a dark road.<|im_end|>"]
+    parts += [f"<|im_start|>{role}\n{text}<|im_end|>" for role, text in turns]
+    if open_reply is not None:
+        parts.append(f"<|im_start|>assistant\nGM: {open_reply}")
+    return "\n".join(parts)
+
+
+@pytest.fixture
+def book(tmp_path: Path) -> Iterator[ChatBook]:
+    with HistoryStore(tmp_path / "h.sqlite3") as store:
+        yield ChatBook(store, START)
+
+
+def played(book: ChatBook, chat: str | None, prompt: str, reply: str, after: Snapshot) -> Turn:
+    turn = book.begin_text(chat, prompt)
+    book.finish(turn, reply, after)
+    return turn
+
+
+class TestPlacement:
+    def test_a_first_prompt_starts_a_chat_from_the_start(self, book: ChatBook) -> None:
+        turn = book.begin_text("c", chatml(("user", "Bram: I knock.")))
+        assert turn.anchor is None and turn.before == START and turn.kind == "turn"
+
+    def test_the_second_turn_goes_on_from_the_reply_the_prompt_holds(self, book: ChatBook) -> None:
+        """The reply with receipts is found among the prompt's receipts, its prose edited."""
+        first = played(book, "c", chatml(("user", "I knock.")), REPLY, ONE)
+        edited = REPLY.replace("Bram waits.", "Bram waits, cold.")
+        prompt = chatml(("user", "I knock."), ("assistant", f"GM: {edited}"), ("user", "Again."))
+        second = book.begin_text("c", prompt)
+        assert second.anchor is not None and second.anchor.id == first.node.id
+        assert second.before == ONE and second.kind == "turn"
+
+    def test_a_reply_without_receipts_is_found_by_its_text(self, book: ChatBook) -> None:
+        """Whitespace and the spaces inside emphasis are compared as fingerprints compare."""
+        first = played(book, "c", chatml(("user", "I look.")), PLAIN, ONE)
+        spaced = "The road  is quiet,\nand * nothing * moves."
+        prompt = chatml(("user", "I look."), ("assistant", f"GM: {spaced}"), ("user", "On."))
+        second = book.begin_text("c", prompt)
+        assert second.anchor is not None and second.anchor.id == first.node.id
+
+    def test_the_reply_occurring_last_is_the_anchor(self, book: ChatBook) -> None:
+        first = played(book, "c", chatml(("user", "I knock.")), REPLY, ONE)
+        prompt = chatml(("user", "I knock."), ("assistant", REPLY), ("user", "Again."))
+        second = played(book, "c", prompt, f"It rings again. {TOCK}", TWO)
+        third = book.begin_text(
+            "c",
+            chatml(
+                ("user", "I knock."),
+                ("assistant", REPLY),
+                ("user", "Again."),
+                ("assistant", f"It rings again. {TOCK}"),
+                ("user", "Once more."),
+            ),
+        )
+        assert third.anchor is not None and third.anchor.id == second.node.id
+        assert second.node.parent == first.node.id and third.before == TWO
+
+    def test_a_swipe_is_a_sibling(self, book: ChatBook) -> None:
+        """The same prompt again (a swipe, a regenerate) starts from the same reply."""
+        played(book, "c", chatml(("user", "I knock.")), REPLY, ONE)
+        prompt = chatml(("user", "I knock."), ("assistant", REPLY), ("user", "Again."))
+        one = played(book, "c", prompt, f"It rings again. {TOCK}", TWO)
+        two = book.begin_text("c", prompt)
+        assert two.node.parent == one.node.parent and two.before == ONE
+
+    def test_a_prompt_ending_with_its_anchor_continues_it(self, book: ChatBook) -> None:
+        first = played(book, "c", chatml(("user", "I knock.")), REPLY, ONE)
+        going_on = book.begin_text("c", chatml(("user", "I knock."), open_reply=REPLY))
+        assert going_on.kind == "continue" and going_on.node.parent == first.node.id
+
+    def test_an_unnamed_prompt_finds_its_chat_by_its_last_receipt(self, book: ChatBook) -> None:
+        first = played(book, None, chatml(("user", "I knock.")), REPLY, ONE)
+        prompt = chatml(("user", "I knock."), ("assistant", REPLY), ("user", "Again."))
+        second = book.begin_text(None, prompt)
+        assert second.chat_id == first.chat_id and second.before == ONE
+
+    def test_an_unnamed_prompt_without_receipts_is_a_new_chat(self, book: ChatBook) -> None:
+        first = played(book, None, chatml(("user", "I look.")), PLAIN, ONE)
+        prompt = chatml(("user", "I look."), ("assistant", PLAIN), ("user", "On."))
+        assert book.begin_text(None, prompt).chat_id != first.chat_id
+
+    def test_a_reply_of_another_chat_is_not_looked_for(self, book: ChatBook) -> None:
+        played(book, "other", chatml(("user", "I knock.")), REPLY, ONE)
+        prompt = chatml(("user", "I knock."), ("assistant", REPLY), ("user", "Again."))
+        turn = book.begin_text("c", prompt)
+        assert turn.anchor is None and turn.before == START
+
+    def test_the_tie_goes_to_the_reply_whose_ancestors_occur_before_it(
+        self, book: ChatBook
+    ) -> None:
+        """Two replies with the same text: the one whose parent the prompt holds first wins,
+        even when the other is newer."""
+        first = played(book, "c", chatml(("user", "I look.")), PLAIN, ONE)
+        prompt = chatml(("user", "I look."), ("assistant", PLAIN), ("user", "Wait."))
+        wanted = played(book, "c", prompt, "Nothing.", TWO)
+        stray = played(book, "c", chatml(("user", "Hm.")), "Nothing.", ONE)  # newer, no parent
+        turn = book.begin_text(
+            "c",
+            chatml(
+                ("user", "I look."),
+                ("assistant", PLAIN),
+                ("user", "Wait."),
+                ("assistant", "Nothing."),
+                ("user", "Go."),
+            ),
+        )
+        assert stray.node.id > wanted.node.id and first.node.id == wanted.node.parent
+        assert turn.anchor is not None and turn.anchor.id == wanted.node.id
