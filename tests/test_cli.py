@@ -206,6 +206,61 @@ class TestDemoCommand:
             served.terminate()
             served.wait(10)
 
+    def test_demo_serve_prints_pages_that_answer(self, tmp_path: Path) -> None:
+        """`gmtags demo --serve` prints the proxy, the chat list, the demo chat's page and its
+        builder page, and each answers 200 at once (a base URL: its /models)."""
+        with socket.socket() as probe:
+            probe.bind(("127.0.0.1", 0))
+            port = probe.getsockname()[1]
+        served = subprocess.Popen(
+            [sys.executable, "-m", "gmtags.cli", "demo", "--serve", "--port", str(port)],
+            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, cwd=tmp_path,
+        )  # fmt: skip
+        try:
+            assert served.stdout is not None
+            lines = []
+            while not lines or "the scripted model:" not in lines[-1]:
+                line = served.stdout.readline()
+                assert line, f"gmtags demo --serve stopped: {lines}"
+                lines.append(line)
+            urls = re.findall(r"http://\S+", "".join(lines))
+            base = f"http://127.0.0.1:{port}"
+            for page in ["/v1", "/gmtags/", "/gmtags/chats/", "/gmtags/builder?chat="]:
+                assert any(url.startswith(base + page) for url in urls), (page, urls)
+            deadline = time.monotonic() + 20
+            while True:
+                try:
+                    httpx.get(f"{base}/healthz", timeout=1.0)
+                    break
+                except httpx.HTTPError:
+                    assert time.monotonic() < deadline and served.poll() is None
+                    time.sleep(0.1)
+            for url in urls:
+                asked = f"{url}/models" if url.endswith("/v1") else url
+                assert httpx.get(asked, timeout=10).status_code == 200, asked
+        finally:
+            served.terminate()
+            served.wait(10)
+
+    def test_the_demo_builder_builds_the_demo_character(self) -> None:
+        """The demo's builder can build Bram the Quiet of the bundled state, as it stands."""
+        from gmtags import Snapshot, build_character
+        from gmtags.server.demo import demo_ruleset
+
+        ruleset = demo_ruleset(builder=True)
+        start = json.loads(demo_file("state.json").read_text(encoding="utf-8"))
+        bram = start["gameCharacterCards"]["Bram the Quiet"]
+        answers = {
+            "v": 1,
+            "steps": {"stats": {"method": "pointBuy", "scores": bram["abilities"]}},
+            "choices": {"training/watch": ["ward"]},
+        }
+        built = build_character(ruleset, answers)
+        assert all(count == 0 for count in built.pending.values())
+        card = {key: built.card[key] for key in ("abilities", "skills")}
+        assert card == bram
+        Snapshot.model_validate({"gameCharacterCards": {"Bram": built.card}})
+
     def test_demo_allow_origin_goes_with_serve(self) -> None:
         """--allow-origin without --serve, or one that is no origin, is refused."""
         alone = gmtags("demo", "--allow-origin", "http://127.0.0.1:8000")
