@@ -12,7 +12,8 @@ order, so it knows where every value came from: `--print-config` shows it,
 and an error names it (`GMTAGS_PORT: …`, `port in gmtags.toml: …`). The model
 validates the merged values once, so a value is checked the same way whatever
 brought it. A list setting (`public_host`, `allow_origin`, `rulesets`) is a
-TOML array, or in the environment a comma-separated list.
+TOML array, or in the environment a comma-separated list. An empty variable is
+an unset one (`GMTAGS_ALLOW_ORIGIN=` in an `.env` file sets nothing).
 
 Secrets are never shown: the token and the upstream's key are masked in the
 report and left out of every error. The key itself is never a setting, only
@@ -68,7 +69,9 @@ Many = Annotated[tuple[Text, ...], NoDecode]
 class ServeSettings(BaseSettings):
     """The settings of one `gmtags serve`, each named as its flag (module doc)."""
 
-    model_config = SettingsConfigDict(env_prefix=ENV_PREFIX, extra="forbid", frozen=True)
+    model_config = SettingsConfigDict(
+        env_prefix=ENV_PREFIX, env_ignore_empty=True, extra="forbid", frozen=True
+    )
 
     ruleset: Text
     """`--ruleset`: the ruleset JSON file."""

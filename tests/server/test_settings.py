@@ -162,6 +162,13 @@ class TestPrecedence:
         monkeypatch.setenv("GMTAGS_CONFIG", path)
         assert served_config(monkeypatch).upstream_key == "sk-from-the-server"
 
+    def test_an_empty_variable_is_unset(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        """`GMTAGS_STATE=` (a blank line of an .env file) leaves the setting at its default."""
+        monkeypatch.setenv("GMTAGS_STATE", "")
+        monkeypatch.setenv("GMTAGS_PORT", "")
+        rows = report_rows(serve(*BASE, "--print-config").stdout)
+        assert rows["state"] == ("(none)", "default") and rows["port"] == ("8787", "default")
+
     def test_new_flags_reach_the_config(self, monkeypatch: pytest.MonkeyPatch) -> None:
         """--upstream-key-env, --prompt-marker, --turn-marker, --max-body, --upstream-timeout."""
         monkeypatch.setenv("MY_KEY", "sk-abc")
