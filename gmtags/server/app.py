@@ -37,12 +37,14 @@ from gmtags.process import process
 from gmtags.prompt import gm_instructions
 from gmtags.server import pages
 from gmtags.server.auth import TokenGate
+from gmtags.server.bodies import BodyError
 from gmtags.server.chats import ChatBook, chat_header
 from gmtags.server.completions import Completions
 from gmtags.server.config import ServerConfig
 from gmtags.server.errors import error_response
 from gmtags.server.guard import Guard, Policy
 from gmtags.server.pages.state_html import not_found_page
+from gmtags.server.passthrough import read_limited, refused, relay
 from gmtags.server.prefix import ChatPrefix
 from gmtags.server.shapes import PASSED_THROUGH, SHAPES, Shape
 from gmtags.server.shapes.chat import Chat
@@ -86,14 +88,17 @@ def create_app(config: ServerConfig) -> Starlette:
     served = [Completions(config, book, upstream, shape) for shape in SHAPES]
 
     async def passed(request: Request) -> Response:
-        """A `GET` forwarded as it is (a model list), errors in the API's own form."""
+        """A request forwarded as it is (a model list, a token count), errors in the API's own
+        form (`gmtags.server.passthrough`)."""
         route = request.url.path
         shape: Shape = OLLAMA if route.startswith("/api/") else OPENAI
         try:
-            status, body = await upstream.get(route, request.headers.raw)
-        except UpstreamError as error:
-            return JSONResponse(error.body(shape), status_code=error.status)
-        return JSONResponse(body, status_code=status)
+            content = None
+            if request.method != "GET":
+                content = await read_limited(request, config.max_body)
+            return await relay(upstream, None, request.method, route, content, request.headers.raw)
+        except (UpstreamError, BodyError) as error:
+            return refused(shape, error)
 
     async def state(request: Request) -> Response:
         chat_id = request.path_params["chat"]
@@ -137,7 +142,7 @@ def create_app(config: ServerConfig) -> Starlette:
         exception_handlers={HTTPException: no_route},
         routes=[
             *(Route(each.shape.route, each.handle, methods=["POST"]) for each in served),
-            *(Route(route, passed, methods=["GET"]) for route in PASSED_THROUGH),
+            *(Route(route, passed, methods=[method]) for route, method in PASSED_THROUGH.items()),
             Route("/gmtags/chats/{chat:path}/state", state, methods=["GET"]),
             Route("/healthz", healthz, methods=["GET"]),
             *pages.routes(config, book),

@@ -82,10 +82,19 @@ from gmtags.server.bodies import BodyError, header_text, read_json_body
 from gmtags.server.chats import CHAT_HEADER, ChatBook, Turn, chat_header, chat_id_problem
 from gmtags.server.config import ServerConfig
 from gmtags.server.errors import json_response
+from gmtags.server.passthrough import relay
 from gmtags.server.shapes import Asked, Event, Markers, Shape
 from gmtags.server.shapes.chat import Chat
 from gmtags.server.sse import DONE, frames, sse_events, sse_lines
-from gmtags.server.upstream import Upstream, UpstreamError, UpstreamStream, failure, wrong_shape
+from gmtags.server.tasks import task_of, task_of_text
+from gmtags.server.upstream import (
+    Upstream,
+    UpstreamError,
+    UpstreamStream,
+    failure,
+    request_json,
+    wrong_shape,
+)
 from gmtags.state.snapshot import Snapshot
 from gmtags.stream import StreamProcessor
 from gmtags.tags.receipt import Receipt
@@ -200,6 +209,13 @@ class Completions:
             return self.error(
                 error.status, error.message, "invalid_request_error", headers=chat_header(named)
             )
+        task = (
+            task_of(asked.messages)
+            if asked.messages is not None
+            else task_of_text(asked.prompt or "")
+        )
+        if task is not None:
+            return await self._task(request, body, task, named)
         try:
             turn = (
                 self.book.begin(named, asked.messages)
@@ -236,6 +252,26 @@ class Completions:
             self._abandon(turn, log)  # the server is stopping (or a bug): nothing is made
             raise
         return await self._whole(reply, turn, request, headers, log)
+
+    async def _task(
+        self, request: Request, body: dict[str, Any], task: str, named: str | None
+    ) -> Response:
+        """A client's background task, passed through untouched (`gmtags.server.passthrough`):
+        no instructions, no rewriting, no node, no chat."""
+        self.log.info("task", task=task)
+        route = self.shape.upstream_route
+        try:
+            return await relay(
+                self.upstream,
+                self.shape,
+                "POST",
+                route,
+                request_json(body),
+                request.headers.raw,
+                chat_header(named),
+            )
+        except UpstreamError as error:
+            return json_response(error.body(self.shape), error.status, chat_header(named))
 
     def _read_back(
         self, turn: Turn, messages: list[Mapping[str, Any]], log: Any

@@ -287,21 +287,6 @@ class Upstream:
         """Close the connection pool."""
         await self.client.aclose()
 
-    async def get(self, route: str, headers: Iterable[tuple[bytes, bytes]]) -> tuple[int, Any]:
-        """`GET route` passed through (a model list): the upstream's status and JSON body."""
-        try:
-            response = await self.client.get(
-                self.url(route), headers=forwarded(headers, None, self.key)
-            )
-        except httpx.HTTPError as error:
-            raise failure(error) from None
-        if response.status_code >= 400:
-            raise _status_error(response.status_code, response.content)
-        try:
-            return response.status_code, _json(response.content)
-        except JsonTextError:
-            raise UpstreamError(502, "the upstream sent no JSON") from None
-
     async def complete(
         self, shape: Shape, body: Mapping[str, Any], headers: Iterable[tuple[bytes, bytes]]
     ) -> Any:

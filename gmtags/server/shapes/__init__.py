@@ -23,7 +23,26 @@ SHAPES: tuple[Shape, ...] = (
 )
 """Every shape served, each at its `route`."""
 
-PASSED_THROUGH = ("/v1/models", "/api/tags", "/api/version")
-"""`GET` routes forwarded to the upstream as they are (model lists, the server's version)."""
+PASSED_THROUGH: dict[str, str] = {
+    "/v1/models": "GET",
+    "/v1/model": "GET",
+    "/v1/model/list": "GET",
+    "/props": "GET",
+    "/tokenize": "POST",
+    "/detokenize": "POST",
+    "/v1/token/encode": "POST",
+    "/v1/internal/token-count": "POST",
+    "/api/tags": "GET",
+    "/api/version": "GET",
+    "/api/show": "POST",
+    "/api/v1/model": "GET",
+    "/api/extra/version": "GET",
+    "/api/extra/true_max_context_length": "GET",
+    "/api/extra/tokencount": "POST",
+    "/api/extra/abort": "POST",
+}
+"""Routes forwarded to the upstream as they are, with their method (`gmtags.server.passthrough`):
+model lists (OpenAI, TabbyAPI, KoboldCpp, Ollama), a server's version and properties, token
+counts, and KoboldCpp's stop button, which SillyTavern's Text Completion calls on its backend."""
 
 __all__ = ["PASSED_THROUGH", "SHAPES", "Asked", "Event", "Markers", "Shape"]

@@ -219,6 +219,13 @@ def _split(text: str, markers: tuple[str, ...]) -> list[str]:
     return [part for part in parts if part]
 
 
+def finished(choice: Mapping[str, Any]) -> bool:
+    """Whether an OpenAI-style choice ends the reply: a `finish_reason` (KoboldCpp sends the
+    text `"null"` until its last chunk)."""
+    reason = choice.get("finish_reason")
+    return reason is not None and reason != "null"
+
+
 async def fed(relay: Relay, holder: MutableMapping[str, Any], key: str, ends: bool) -> None:
     """Feed `holder[key]` (when it is text) and put the processor's output in its place; when
     the event ends the reply (`ends`), the text held back joins it."""

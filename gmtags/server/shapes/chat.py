@@ -21,6 +21,7 @@ from gmtags.server.shapes.base import (
     Shape,
     Slot,
     fed,
+    finished,
     one_choice,
     require_messages,
 )
@@ -62,7 +63,7 @@ class Chat(Shape):
                 continue
             delta = choice.get("delta")
             if isinstance(delta, dict):
-                await fed(relay, delta, "content", choice.get("finish_reason") is not None)
+                await fed(relay, delta, "content", finished(choice))
         return [event]
 
     def tail(self, last: Event | None, text: str, relay: Relay) -> Event:

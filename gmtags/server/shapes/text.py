@@ -21,6 +21,7 @@ from gmtags.server.shapes.base import (
     Shape,
     Slot,
     fed,
+    finished,
     in_prompt,
     one_choice,
     require_prompt,
@@ -59,7 +60,7 @@ class Text(Shape):
         choices = event.data.get("choices") if isinstance(event.data, dict) else None
         for choice in choices if isinstance(choices, list) else ():
             if isinstance(choice, dict) and choice.get("index", 0) == 0:
-                await fed(relay, choice, "text", choice.get("finish_reason") is not None)
+                await fed(relay, choice, "text", finished(choice))
         return [event]
 
     def tail(self, last: Event | None, text: str, relay: Relay) -> Event:
