@@ -19,6 +19,7 @@ import json
 import re
 import shutil
 import tempfile
+from importlib import resources
 from pathlib import Path
 
 import click
@@ -119,13 +120,27 @@ def next_steps(target: Path) -> str:
             "  2. Reload SillyTavern; in Extensions, open gmtags: set the gmtags URL",
             "     (http://127.0.0.1:8787) and the token if gmtags serve has --token.",
             "  3. Press Connect: SillyTavern then talks to gmtags (Chat Completion, Custom).",
+            "     For Text Completion, set its server URL to http://127.0.0.1:8787 instead;",
+            "     put {{gmtags}} in your System Prompt where the GM instructions belong.",
         ]
     )
+
+
+HIDE_RECEIPTS = "sillytavern-hide-receipts.json"
+"""The regex script that hides receipts in a SillyTavern without the extension."""
 
 
 @click.group("sillytavern")
 def sillytavern() -> None:
     """Play inside SillyTavern with the gmtags extension."""
+
+
+@sillytavern.command("regex")
+def regex_command() -> None:
+    """Print the regex script that hides receipts in a SillyTavern without the extension
+    (save it to a file and import it in SillyTavern's Regex extension)."""
+    script = resources.files("gmtags.server").joinpath(HIDE_RECEIPTS)
+    click.echo(script.read_text(encoding="utf-8"), nl=False)
 
 
 @sillytavern.command("install")

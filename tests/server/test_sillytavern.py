@@ -30,6 +30,15 @@ def _pattern(find: str) -> re.Pattern[str]:
 
 
 class TestHideReceiptsScript:
+    def test_the_command_line_prints_it(self) -> None:
+        """`gmtags sillytavern regex` prints the script, from a clone or from the wheel."""
+        from click.testing import CliRunner
+
+        from gmtags.clients import sillytavern
+
+        printed = CliRunner().invoke(sillytavern, ["regex"])
+        assert printed.exit_code == 0 and json.loads(printed.output) == _script()
+
     def test_alters_the_chat_display_only(self) -> None:
         """The script runs on AI output for display only, so the saved chat keeps receipts."""
         script = _script()
