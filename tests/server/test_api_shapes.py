@@ -17,8 +17,13 @@ import httpx
 import ollama
 import openai
 import pytest
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import Route
 
 from gmtags.prompt import gm_instructions
+from gmtags.server.background import BackgroundServer
 from gmtags.server.demo_upstream import DEMO_REPLIES, MODEL, ScriptedUpstream
 from tests.server.conftest import Proxy
 
@@ -395,3 +400,51 @@ class TestServerSideKey:
 def test_demo_replies_have_tags() -> None:
     """The scripted upstream's replies are what these tests rely on."""
     assert all("[" in reply for reply in DEMO_REPLIES)
+
+
+def _canned(route: str, media_type: str, body: bytes) -> Starlette:
+    """An upstream answering `route` with a 200 of `media_type` holding `body`."""
+
+    async def answer(request: Request) -> Response:
+        await request.body()
+        return Response(body, media_type=media_type)
+
+    return Starlette(routes=[Route(route, answer, methods=["POST"])])
+
+
+class TestWrongShapes:
+    """A 200 in the wrong shape is a 502 in the client's own shape, nothing stored."""
+
+    def test_ollama_streaming_answered_with_sse(self, make_proxy: Callable[..., Proxy]) -> None:
+        upstream = BackgroundServer(
+            _canned("/api/generate", "text/event-stream", b'data: {"a": 1}\n\n')
+        ).start()
+        try:
+            proxy = make_proxy(upstream_url=upstream.url)
+            answer = httpx.post(
+                f"{proxy.server.url}/api/generate", json={"model": MODEL, "prompt": "Hi"}
+            )
+        finally:
+            upstream.stop()
+        assert answer.status_code == 502
+        assert "JSON lines" in answer.json()["error"]
+        assert httpx.get(f"{proxy.server.url}/gmtags/api/chats").json() == []
+
+    def test_anthropic_whole_reply_without_content(self, make_proxy: Callable[..., Proxy]) -> None:
+        upstream = BackgroundServer(
+            _canned("/v1/messages", "application/json", b'{"type": "message"}')
+        ).start()
+        try:
+            proxy = make_proxy(upstream_url=upstream.url)
+            answer = httpx.post(
+                f"{proxy.server.url}/v1/messages",
+                json={
+                    "model": MODEL,
+                    "max_tokens": 5,
+                    "messages": [{"role": "user", "content": "Hi"}],
+                },
+            )
+        finally:
+            upstream.stop()
+        assert answer.status_code == 502
+        assert answer.json()["type"] == "error" and answer.json()["error"]["type"] == "api_error"
