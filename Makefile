@@ -7,7 +7,7 @@ STAMP  := $(VENV)/.installed
 # pins an old lark-parser, so it is installed there with --no-deps.
 BENCH  := .venv-bench
 
-.PHONY: demo test lint bench clean chromium postgresql nodejs screenshots st-check
+.PHONY: demo test lint bench clean chromium postgresql nodejs screenshots st-check image
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -50,6 +50,14 @@ screenshots: $(STAMP) chromium
 st-check: $(STAMP) chromium nodejs
 	@test -n "$(ST_DIR)" || { echo "usage: make st-check ST_DIR=/path/to/SillyTavern"; exit 2; }
 	$(BIN)/python scripts/st_check.py --st-dir "$(ST_DIR)"
+
+# The container image (docs/hosting.md), tagged with the version and latest. Not run by CI:
+# it needs a container engine and the base image's registry. CONTAINER=podman works too
+# (--format docker keeps the HEALTHCHECK, which OCI images drop); IMAGE_ARGS adds options.
+CONTAINER ?= docker
+image:
+	$(CONTAINER) build $(if $(findstring podman,$(CONTAINER)),--format docker) $(IMAGE_ARGS) \
+		-t gmtags:$$(sed -n 's/^version = "\(.*\)"/\1/p' pyproject.toml) -t gmtags:latest .
 
 $(BENCH)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(BENCH)
