@@ -305,7 +305,9 @@ class PostgresDatabase:
             ) from None
         self.errors: tuple[type[BaseException], ...] = (psycopg.Error, PoolTimeout)
         try:  # one connection first: a database that is not there says why at once
-            psycopg.connect(address, connect_timeout=int(CONNECT_SECONDS)).close()
+            psycopg.connect(
+                address, connect_timeout=int(CONNECT_SECONDS), client_encoding="utf8"
+            ).close()
         except psycopg.Error as error:
             raise HistoryError(
                 f"cannot reach the PostgreSQL history store {self.where}: {_first_line(error)}"
@@ -314,7 +316,7 @@ class PostgresDatabase:
             address,
             min_size=1,
             max_size=POOL_SIZE,
-            kwargs={"autocommit": True},
+            kwargs={"autocommit": True, "client_encoding": "utf8"},
             open=False,
             name="gmtags-history",
         )

@@ -137,7 +137,7 @@ _REFINE: dict[str, Refine] = {
     # resolution NoSpend (000, "Gastar…"): only dice-pool, dice-highest and symbol-pool spend.
     "_no_spend": lambda _g, _f, _s: {
         "type": "null",
-        "description": "This kind cannot spend (000, Gastar para cambiar una tirada).",
+        "description": "This kind cannot spend (only dice-pool, dice-highest and symbol-pool can).",
     },
     # sheet.tagged: fields and columns by `type`, derived values by `op`, resolution by `kind`.
     "tagged.<locals>.validate": _tagged,

@@ -7,6 +7,7 @@ import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 
+import psycopg
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -98,6 +99,22 @@ class TestPostgres:
             assert store.node(node.id).fingerprint == fingerprint(text)
             found = store.exact(fingerprint(text).key, "c\x00x", 5)
             assert [head.id for head in found] == [node.id]
+
+    def test_a_sql_ascii_database_reads_text(self, postgres: PostgresServer) -> None:
+        """A database made with `ENCODING 'SQL_ASCII'` (some hosts' default) is read as UTF-8
+        text: the connection says `client_encoding=utf8` (else psycopg hands back bytes and
+        every chat fails)."""
+        with psycopg.connect(postgres.dsn(), autocommit=True) as connection:
+            connection.execute(
+                "CREATE DATABASE gmtags_ascii ENCODING 'SQL_ASCII' LC_COLLATE 'C' LC_CTYPE 'C'"
+                " TEMPLATE template0"
+            )
+        text = "Élise opens the door. 🎲"
+        with HistoryStore(postgres.dsn("gmtags_ascii")) as store:
+            store.ensure_chat("Élise", START)
+            node = store.add_node("Élise", None, START, ONE, fingerprint(text), 7, current=True)
+            assert store.chats() == ["Élise"] and store.snapshot(node.after) == ONE
+            assert store.node(node.id).fingerprint == fingerprint(text)
 
     def test_a_placement_holds_its_chat(self, address: str) -> None:
         """A second placement on the same chat waits for the first to commit; one on another

@@ -46,8 +46,7 @@ def _no_spend(value: object) -> None:
     if value is not None:
         raise PydanticCustomError(
             "spend_kind",
-            "only dice-pool, dice-highest and symbol-pool rulesets can declare spend "
-            "(000, Gastar para cambiar una tirada)",
+            "only dice-pool, dice-highest and symbol-pool rulesets can declare spend",
         )
     return None
 

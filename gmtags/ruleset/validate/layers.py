@@ -113,7 +113,7 @@ def check_layer_fields(ruleset: Ruleset, index: SheetIndex) -> list[Problem]:
                         Problem(
                             where,
                             f"'{value}' is compared by the hideWhen at {tested[value]}, and a "
-                            "layer cannot remove a value a hideWhen compares with (002)",
+                            "layer cannot remove a value a hideWhen compares with",
                         )
                     )
             left = [value for value in field.values if value not in change.remove_values]
