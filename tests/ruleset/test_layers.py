@@ -306,7 +306,7 @@ class TestLayerFields:
         target["hideWhen"] = rule
         found = problems(check_layer_fields, data)
         assert [path for path, _ in found] == ["layers.0.fields.0.removeValues.0"]
-        assert "hideWhen" in found[0][1] and "(002)" in found[0][1]
+        assert "hideWhen" in found[0][1] and "cannot remove" in found[0][1]
 
     def test_a_value_another_field_compares_may_go(self) -> None:
         """Only a hideWhen on the same field holds its values (a rule on `rank` does not)."""
