@@ -37,14 +37,14 @@ from gmtags.process import process
 from gmtags.prompt import gm_instructions
 from gmtags.server import pages
 from gmtags.server.auth import TokenGate
-from gmtags.server.bodies import BodyError
+from gmtags.server.bodies import BodyError, read_bytes
 from gmtags.server.chats import ChatBook, chat_header
 from gmtags.server.completions import Completions
 from gmtags.server.config import ServerConfig
 from gmtags.server.errors import error_response
 from gmtags.server.guard import Guard, Policy
 from gmtags.server.pages.state_html import not_found_page
-from gmtags.server.passthrough import read_limited, refused, relay
+from gmtags.server.passthrough import refused, relay
 from gmtags.server.prefix import ChatPrefix
 from gmtags.server.shapes import PASSED_THROUGH, SHAPES, Shape
 from gmtags.server.shapes.chat import Chat
@@ -95,7 +95,7 @@ def create_app(config: ServerConfig) -> Starlette:
         try:
             content = None
             if request.method != "GET":
-                content = await read_limited(request, config.max_body)
+                content = await read_bytes(request, config.max_body)
             return await relay(upstream, None, request.method, route, content, request.headers.raw)
         except (UpstreamError, BodyError) as error:
             return refused(shape, error)

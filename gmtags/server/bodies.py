@@ -35,9 +35,8 @@ class BodyError(Exception):
         self.message = message
 
 
-async def read_json_body(request: Request, limit: int) -> Any:
-    """The request body's JSON value, read no further than `limit` bytes; `BodyError` (413
-    over the limit, 400 for bytes that are not UTF-8 or text that is not strict JSON)."""
+async def read_bytes(request: Request, limit: int) -> bytes:
+    """The request body's bytes, read no further than `limit` (`BodyError` 413 past it)."""
     declared = request.headers.get("content-length")
     if declared is not None and declared.isdigit() and int(declared) > limit:
         raise BodyError(413, f"the request body is larger than {limit} bytes")
@@ -48,7 +47,13 @@ async def read_json_body(request: Request, limit: int) -> Any:
         if size > limit:
             raise BodyError(413, f"the request body is larger than {limit} bytes")
         chunks.append(chunk)
-    raw = b"".join(chunks)
+    return b"".join(chunks)
+
+
+async def read_json_body(request: Request, limit: int) -> Any:
+    """The request body's JSON value, read no further than `limit` bytes; `BodyError` (413
+    over the limit, 400 for bytes that are not UTF-8 or text that is not strict JSON)."""
+    raw = await read_bytes(request, limit)
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as error:

@@ -22,7 +22,6 @@ from __future__ import annotations
 from collections.abc import AsyncIterator, Iterable
 
 import httpx
-from starlette.requests import Request
 from starlette.responses import Response, StreamingResponse
 
 from gmtags.server.bodies import BodyError
@@ -32,21 +31,6 @@ from gmtags.server.upstream import Upstream, UpstreamError, failure, forwarded
 
 KEPT_REPLY_HEADERS = ("content-type", "cache-control")
 """The upstream reply's headers a passed-through request gets back."""
-
-
-async def read_limited(request: Request, limit: int) -> bytes:
-    """The request body's bytes, read no further than `limit` (`BodyError` 413 past it)."""
-    declared = request.headers.get("content-length")
-    if declared is not None and declared.isdigit() and int(declared) > limit:
-        raise BodyError(413, f"the request body is larger than {limit} bytes")
-    chunks: list[bytes] = []
-    size = 0
-    async for chunk in request.stream():
-        size += len(chunk)
-        if size > limit:
-            raise BodyError(413, f"the request body is larger than {limit} bytes")
-        chunks.append(chunk)
-    return b"".join(chunks)
 
 
 async def relay(

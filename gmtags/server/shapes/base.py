@@ -30,6 +30,7 @@ from typing import Any, ClassVar, Literal, Protocol
 from gmtags.prompt import Instructions
 from gmtags.server.bodies import BodyError
 from gmtags.server.errors import error_body
+from gmtags.server.messages import with_instructions
 
 Framing = Literal["sse", "ndjson"]
 
@@ -149,6 +150,35 @@ class Shape:
         return self.key_header, key
 
 
+class MessagesBody(Shape):
+    """A shape whose request holds OpenAI-style `messages`: placed by them (SPEC §7.1) and
+    instructed as SPEC §7.1 says (`gmtags.server.messages`)."""
+
+    def read(self, body: Mapping[str, Any]) -> Asked:
+        return Asked(messages=require_messages(body))
+
+    def instruct(
+        self, body: Mapping[str, Any], asked: Asked, instructions: Instructions, markers: Markers
+    ) -> dict[str, Any]:
+        assert asked.messages is not None
+        messages = with_instructions(asked.messages, instructions, merge=markers.merge)
+        return {**body, "messages": messages}
+
+
+class PromptBody(Shape):
+    """A shape whose request holds one text `prompt`: placed by the stored replies it holds
+    and instructed at its markers (`in_prompt`)."""
+
+    def read(self, body: Mapping[str, Any]) -> Asked:
+        return Asked(prompt=require_prompt(body))
+
+    def instruct(
+        self, body: Mapping[str, Any], asked: Asked, instructions: Instructions, markers: Markers
+    ) -> dict[str, Any]:
+        assert asked.prompt is not None
+        return {**body, "prompt": in_prompt(asked.prompt, instructions, markers)}
+
+
 def require_messages(body: Mapping[str, Any], field: str = "messages") -> list[Mapping[str, Any]]:
     """The body's non-empty list of messages, each an object with a text `role`."""
     messages = body.get(field)
@@ -217,6 +247,21 @@ def _split(text: str, markers: tuple[str, ...]) -> list[str]:
         start = at + len(marker)
     parts.append(text[start:])
     return [part for part in parts if part]
+
+
+def openai_chunk(last: Event | None, kind: str, choice: dict[str, Any]) -> Event:
+    """A streamed OpenAI-style chunk like the last one (its id, time, model) holding `choice`."""
+    data = last.data if last is not None and isinstance(last.data, dict) else {}
+    return Event(
+        None,
+        {
+            "id": data.get("id", "gmtags"),
+            "object": kind,
+            "created": data.get("created", 0),
+            "model": data.get("model", ""),
+            "choices": [choice],
+        },
+    )
 
 
 def finished(choice: Mapping[str, Any]) -> bool:

@@ -11,23 +11,20 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from gmtags.prompt import Instructions
-from gmtags.server.messages import with_instructions
 from gmtags.server.shapes.base import (
     Asked,
     Event,
-    Markers,
+    MessagesBody,
     Relay,
-    Shape,
     Slot,
     fed,
     finished,
     one_choice,
-    require_messages,
+    openai_chunk,
 )
 
 
-class Chat(Shape):
+class Chat(MessagesBody):
     """OpenAI's chat completions."""
 
     name = "chat"
@@ -36,16 +33,8 @@ class Chat(Shape):
     text_at = "choices[0].message"
 
     def read(self, body: Mapping[str, Any]) -> Asked:
-        messages = require_messages(body)
         one_choice(body)
-        return Asked(messages=messages)
-
-    def instruct(
-        self, body: Mapping[str, Any], asked: Asked, instructions: Instructions, markers: Markers
-    ) -> dict[str, Any]:
-        assert asked.messages is not None
-        messages = with_instructions(asked.messages, instructions, merge=markers.merge)
-        return {**body, "messages": messages}
+        return super().read(body)
 
     def slots(self, reply: Any) -> list[Slot] | None:
         try:
@@ -67,14 +56,5 @@ class Chat(Shape):
         return [event]
 
     def tail(self, last: Event | None, text: str, relay: Relay) -> Event:
-        data = last.data if last is not None and isinstance(last.data, dict) else {}
-        return Event(
-            None,
-            {
-                "id": data.get("id", "gmtags"),
-                "object": "chat.completion.chunk",
-                "created": data.get("created", 0),
-                "model": data.get("model", ""),
-                "choices": [{"index": 0, "delta": {"content": text}, "finish_reason": None}],
-            },
-        )
+        choice = {"index": 0, "delta": {"content": text}, "finish_reason": None}
+        return openai_chunk(last, "chat.completion.chunk", choice)

@@ -7,39 +7,18 @@ by the one whose `stop` is true (llama.cpp sends no `[DONE]`).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any
 
-from gmtags.prompt import Instructions
-from gmtags.server.shapes.base import (
-    Asked,
-    Event,
-    Markers,
-    Relay,
-    Shape,
-    Slot,
-    fed,
-    in_prompt,
-    require_prompt,
-)
+from gmtags.server.shapes.base import Event, PromptBody, Relay, Slot, fed
 
 
-class LlamaCpp(Shape):
+class LlamaCpp(PromptBody):
     """llama.cpp's `/completion`."""
 
     name = "llamacpp"
     route = "/completion"
     upstream_route = "/completion"
     text_at = "content"
-
-    def read(self, body: Mapping[str, Any]) -> Asked:
-        return Asked(prompt=require_prompt(body))
-
-    def instruct(
-        self, body: Mapping[str, Any], asked: Asked, instructions: Instructions, markers: Markers
-    ) -> dict[str, Any]:
-        assert asked.prompt is not None
-        return {**body, "prompt": in_prompt(asked.prompt, instructions, markers)}
 
     def slots(self, reply: Any) -> list[Slot] | None:
         if not isinstance(reply, dict) or "content" not in reply:

@@ -16,22 +16,22 @@ from collections.abc import Mapping
 from typing import Any
 
 from gmtags.prompt import Instructions
-from gmtags.server.messages import with_instructions
 from gmtags.server.shapes.base import (
     Asked,
     Event,
     Markers,
+    MessagesBody,
+    PromptBody,
     Relay,
     Shape,
     Slot,
     fed,
-    in_prompt,
-    require_messages,
-    require_prompt,
 )
 
 
 class _Ollama(Shape):
+    """What Ollama's two routes share: NDJSON, streaming by default, `{"error": "…"}`."""
+
     framing = "ndjson"
     media_type = "application/x-ndjson"
 
@@ -46,7 +46,7 @@ class _Ollama(Shape):
         return data.get("done") is True
 
 
-class Generate(_Ollama):
+class Generate(_Ollama, PromptBody):
     """Ollama's `/api/generate`."""
 
     name = "ollama-generate"
@@ -54,16 +54,13 @@ class Generate(_Ollama):
     upstream_route = "/api/generate"
     text_at = "response"
 
-    def read(self, body: Mapping[str, Any]) -> Asked:
-        return Asked(prompt=require_prompt(body))
-
     def instruct(
         self, body: Mapping[str, Any], asked: Asked, instructions: Instructions, markers: Markers
     ) -> dict[str, Any]:
         prompt = asked.prompt or ""
         marked = markers.instructions in prompt or markers.turn in prompt
         if body.get("raw") is True or marked:
-            return {**body, "prompt": in_prompt(prompt, instructions, markers)}
+            return super().instruct(body, asked, instructions, markers)
         system = body.get("system")
         told = instructions.system + (f"\n\n{system}" if isinstance(system, str) and system else "")
         asked_for = f"{prompt}\n\n{instructions.reminder}" if prompt else instructions.reminder
@@ -92,23 +89,13 @@ class Generate(_Ollama):
         )
 
 
-class OllamaChat(_Ollama):
+class OllamaChat(_Ollama, MessagesBody):
     """Ollama's `/api/chat`."""
 
     name = "ollama-chat"
     route = "/api/chat"
     upstream_route = "/api/chat"
     text_at = "message"
-
-    def read(self, body: Mapping[str, Any]) -> Asked:
-        return Asked(messages=require_messages(body))
-
-    def instruct(
-        self, body: Mapping[str, Any], asked: Asked, instructions: Instructions, markers: Markers
-    ) -> dict[str, Any]:
-        assert asked.messages is not None
-        messages = with_instructions(asked.messages, instructions, merge=markers.merge)
-        return {**body, "messages": messages}
 
     def slots(self, reply: Any) -> list[Slot] | None:
         message = reply.get("message") if isinstance(reply, dict) else None

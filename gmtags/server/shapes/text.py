@@ -12,23 +12,20 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from gmtags.prompt import Instructions
 from gmtags.server.shapes.base import (
     Asked,
     Event,
-    Markers,
+    PromptBody,
     Relay,
-    Shape,
     Slot,
     fed,
     finished,
-    in_prompt,
     one_choice,
-    require_prompt,
+    openai_chunk,
 )
 
 
-class Text(Shape):
+class Text(PromptBody):
     """OpenAI's (legacy) completions."""
 
     name = "text"
@@ -37,15 +34,8 @@ class Text(Shape):
     text_at = "choices[0].text"
 
     def read(self, body: Mapping[str, Any]) -> Asked:
-        prompt = require_prompt(body)
         one_choice(body)
-        return Asked(prompt=prompt)
-
-    def instruct(
-        self, body: Mapping[str, Any], asked: Asked, instructions: Instructions, markers: Markers
-    ) -> dict[str, Any]:
-        assert asked.prompt is not None
-        return {**body, "prompt": in_prompt(asked.prompt, instructions, markers)}
+        return super().read(body)
 
     def slots(self, reply: Any) -> list[Slot] | None:
         try:
@@ -64,14 +54,5 @@ class Text(Shape):
         return [event]
 
     def tail(self, last: Event | None, text: str, relay: Relay) -> Event:
-        data = last.data if last is not None and isinstance(last.data, dict) else {}
-        return Event(
-            None,
-            {
-                "id": data.get("id", "gmtags"),
-                "object": "text_completion",
-                "created": data.get("created", 0),
-                "model": data.get("model", ""),
-                "choices": [{"index": 0, "text": text, "finish_reason": None, "logprobs": None}],
-            },
-        )
+        choice = {"index": 0, "text": text, "finish_reason": None, "logprobs": None}
+        return openai_chunk(last, "text_completion", choice)
