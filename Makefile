@@ -46,10 +46,12 @@ screenshots: $(STAMP) chromium
 	GMTAGS_SHOTS=$(CURDIR)/docs $(BIN)/pytest -q tests/browser
 
 # gmtags played inside a real SillyTavern with the extension (not run by CI: it needs a
-# SillyTavern checkout with `npm install` done). Writes docs/sillytavern-*.png.
+# SillyTavern checkout with `npm install` done): its Chat Completion, then its Text
+# Completion. Writes docs/sillytavern-*.png (ST_SHOTS=dir writes them there instead).
 st-check: $(STAMP) chromium nodejs
-	@test -n "$(ST_DIR)" || { echo "usage: make st-check ST_DIR=/path/to/SillyTavern"; exit 2; }
-	$(BIN)/python scripts/st_check.py --st-dir "$(ST_DIR)"
+	@test -n "$(ST_DIR)" || { echo "usage: make st-check ST_DIR=/path/to/SillyTavern [ST_SHOTS=dir]"; exit 2; }
+	$(BIN)/python scripts/st_check.py --st-dir "$(ST_DIR)" --api chat $(if $(ST_SHOTS),--shots "$(ST_SHOTS)")
+	$(BIN)/python scripts/st_check.py --st-dir "$(ST_DIR)" --api text $(if $(ST_SHOTS),--shots "$(ST_SHOTS)")
 
 # The container image (docs/hosting.md), tagged with the version and latest. Not run by CI:
 # it needs a container engine and the base image's registry. CONTAINER=podman works too

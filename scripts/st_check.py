@@ -22,6 +22,26 @@ builder, and a second chat of the same character. After every step it checks:
 - the Game panel shows, within 2 s, the state of the message looked at.
 It writes screenshots (1280×800 and 390×844) to `--shots` (default docs/) and
 exits non-zero on the first failure, saying what was wrong.
+
+That is the Chat Completion run (`--api chat`, the default; source Custom, set by
+the extension's Connect button). `--api text` plays SillyTavern's Text Completion
+instead: the extension's Connect only sets Chat Completion, so the script sets
+Text Completion through SillyTavern's own controls (API, source, server URL,
+Connect; instruct mode with the ChatML templates and `{{gmtags}}` in the System
+Prompt), the server URL being gmtags' own as a player types it. SillyTavern's
+server, not the browser, then posts the prompt to gmtags, and the extension names
+the chat by putting `/c/{chat}` on the request's `api_server`. A tap in front of
+gmtags (`st_tap.py`) writes down every path SillyTavern's server called. Three
+turns on llama.cpp (`/completion`), a swipe and a continue, then a turn on
+KoboldCpp (`/v1/completions`) and one on Ollama (`/api/generate`), in one chat;
+after every step, besides the checks above:
+- every generation request SillyTavern's server sent gmtags was
+  `/c/<chat_metadata.gmtags.chatId>/` and the source's own route, one per
+  generation (its status checks and token counts carry no chat and are listed);
+- the prompt the upstream got holds the GM instructions where `{{gmtags}}` stood,
+  and no `{{gmtags}}` is left in it;
+and the swipe is a sibling node of the reply it replaces, the continue a
+continuation of the swipe, and gmtags holds one chat, the extension's.
 """
 
 from __future__ import annotations
@@ -55,10 +75,14 @@ from st_driver import (
     select_character,
     send,
     swipe_right,
+    use_instruct,
+    use_text_completion,
     wait_http,
 )
+from st_tap import Tap
 
 from gmtags.server.background import BackgroundServer
+from gmtags.server.demo_shapes import prompt_text
 from gmtags.server.demo_upstream import ScriptedUpstream
 from tests.browser.conftest import CHROMIUM, FLAGS
 
@@ -95,6 +119,22 @@ TURNS = (
 """The scripted model's reply to the n-th player turn of a chat."""
 
 
+SYSTEM_PROMPT = (
+    "You are the Warden, the game master of a gritty fantasy game. Narrate the world and play"
+    " everyone but {{user}}.\nGM-RULES-BEGIN\n{{gmtags}}\nGM-RULES-END"
+)
+"""The Text Completion run's System Prompt: `{{gmtags}}` where the GM instructions belong."""
+INSTRUCTIONS = re.compile(r"GM-RULES-BEGIN\n(.*?)\nGM-RULES-END", re.DOTALL)
+TEXT_SOURCES = (
+    ("llamacpp", "", "/completion"),
+    ("koboldcpp", "/v1", "/v1/completions"),
+    ("ollama", "", "/api/generate"),
+)
+"""Text Completion sources played: SillyTavern's name, what the player types after the
+gmtags URL, and the route SillyTavern's server appends (`text-completions.js:244-275`)."""
+GENERATION_ROUTES = tuple(route for _, _, route in TEXT_SOURCES)
+
+
 class Failed(Exception):
     """What the player would have seen wrong."""
 
@@ -106,6 +146,19 @@ def check(condition: bool, message: str) -> None:
 
 def reply_for(messages: Sequence[Any]) -> str:
     users = sum(1 for m in messages if isinstance(m, dict) and m.get("role") == "user")
+    return TURNS[max(users - 1, 0) % len(TURNS)]
+
+
+CONTINUATION = ' Somewhere below, a door slams. [clock: name="Alarm" tick="1"]'
+"""The scripted model's text when asked to continue a reply (Text Completion)."""
+
+
+def reply_for_prompt(prompt: str) -> str:
+    """The scripted model's reply to a ChatML prompt: as `reply_for`, by its player turns;
+    `CONTINUATION` when the prompt ends in a reply already written (SillyTavern's continue)."""
+    if RECEIPT.search(prompt.rsplit("<|im_start|>assistant", 1)[-1]):
+        return CONTINUATION
+    users = prompt.count("<|im_start|>user")
     return TURNS[max(users - 1, 0) % len(TURNS)]
 
 
@@ -508,6 +561,162 @@ class Check:
         print(f"  ok: screenshots in {shots}", flush=True)
 
 
+class TextCheck(Check):
+    """The Text Completion run: SillyTavern's server posts the prompt, `/c/{chat}` names it."""
+
+    def __init__(
+        self, st: SillyTavern, gmtags_url: str, upstream: ScriptedUpstream, tap: Tap
+    ) -> None:
+        super().__init__(st, gmtags_url, upstream, None)
+        self.tap = tap
+        self.source = TEXT_SOURCES[0]
+        self.generations: list[str] = []
+        """The path of every generation request gmtags got, in order."""
+        self.helpers: list[tuple[str, str]] = []
+        """Every other request SillyTavern's server sent gmtags (status checks, token counts)."""
+        self._tapped = 0
+        self._asked = 0
+
+    def set_up(self) -> None:
+        page = self.p
+        open_sillytavern(page, self.st.url)
+        create_character(
+            page, "Warden", "The rain has not stopped for three days. The gate is shut."
+        )
+        self.open_settings()  # the extension knows gmtags' URL; its Connect is not pressed
+        page.fill("#gmtags-url", self.gmtags)
+        page.locator("#gmtags-url").dispatch_event("change")
+        page.click("#extensions-settings-button")
+        self.use_source(TEXT_SOURCES[0])
+        use_instruct(page, "ChatML", SYSTEM_PROMPT)
+        page.click("#gmtags-panel-button")
+        page.locator("#gmtags-panel").wait_for()
+
+    def use_source(self, source: tuple[str, str, str]) -> None:
+        name, typed, _ = source
+        use_text_completion(self.p, name, self.gmtags + typed)
+        self.source = source
+        print(f"  ok: Text Completion, source {name}, server URL {self.gmtags + typed}")
+
+    # -- the checks ----------------------------------------------------------------
+    def all_right(self, step: str, generations: int = 1) -> None:
+        idle(self.p)
+        self.routes_right(step, generations)
+        self.prompts_right(step, generations)
+        super().all_right(step)
+
+    def routes_right(self, step: str, generations: int) -> None:
+        """Each generation SillyTavern's server sent gmtags is `/c/<chatId>` and the source's
+        route, one per generation; its other calls (status, token counts) are listed."""
+        chat_id = self.chat_id()
+        new = [s for s in self.tap.seen[self._tapped :] if s.agent.startswith("node-fetch")]
+        self._tapped = len(self.tap.seen)  # the page's own calls (panel, checks) are not ST's
+        posts = [s.path for s in new if s.method == "POST" and s.path.endswith(GENERATION_ROUTES)]
+        self.helpers += [(s.method, s.path) for s in new if s.path not in posts]
+        check(
+            len(posts) == generations,
+            f"after {step}: gmtags got {len(posts)} generation requests, not {generations}: {new}",
+        )
+        want = f"/c/{_quoted(chat_id)}{self.source[2]}"
+        for path in posts:
+            check(path == want, f"after {step}: gmtags got POST {path}, not POST {want}")
+        self.generations += posts
+
+    def prompts_right(self, step: str, generations: int) -> None:
+        """The upstream's prompt holds the GM instructions where `{{gmtags}}` stood."""
+        bodies = self.upstream.requests[self._asked :]
+        self._asked = len(self.upstream.requests)
+        check(len(bodies) == generations, f"after {step}: the upstream got {len(bodies)} requests")
+        for body in bodies:
+            prompt = prompt_text(body.get("prompt"))
+            check("{{gmtags" not in prompt, f"after {step}: the prompt still holds {{{{gmtags}}}}")
+            found = INSTRUCTIONS.findall(prompt)
+            check(len(found) == 1, f"after {step}: the System Prompt is not in the prompt once")
+            rules = found[0]
+            check(
+                "[skill_check:" in rules and "Ilse" in rules,
+                f"after {step}: no GM instructions where {{{{gmtags}}}} stood: {rules[:200]!r}",
+            )
+            check(
+                'skill="<' not in INSTRUCTIONS.sub("", prompt),
+                f"after {step}: GM instructions outside the System Prompt",
+            )
+
+    def nodes(self) -> list[dict[str, Any]]:
+        return list(self.api(f"/gmtags/api/chats/{self.chat_id()}")["nodes"])
+
+    # -- the play ------------------------------------------------------------------
+    def play(self, shots: Path) -> None:
+        page = self.p
+        for number, text in enumerate(("I study the gate.", "I duck.", "I listen."), 1):
+            send(page, text)
+            self.all_right(f"turn {number} ({self.source[0]})")
+        replaced = chat_texts(page)[-1]["mes"]
+        swipe_right(page)
+        self.all_right("a swipe")
+        nodes = self.nodes()
+        swipe = nodes[-1]
+        old = [n for n in nodes[:-1] if _chain(n, nodes) == _receipts(replaced)]
+        check(bool(old), "the swiped-away reply is no gmtags node")
+        check(
+            swipe["kind"] == "reply" and swipe["parent"] == old[-1]["parent"],
+            f"the swipe is node {swipe} , not a sibling of {old[-1]}",
+        )
+        check(
+            context(page, "ctx.chat[ctx.chat.length - 1].swipes?.length") == 2,
+            "the swiped message does not hold two swipes",
+        )
+        print(f"  ok: the swipe is node {swipe['id']}, a sibling of node {old[-1]['id']}")
+        send(page, "/continue")
+        self.all_right("a continue")
+        continued = self.nodes()[-1]
+        check(
+            continued["kind"] == "continuation" and continued["parent"] == swipe["id"],
+            f"the continue is node {continued}, not a continuation of node {swipe['id']}",
+        )
+        print(f"  ok: the continue is node {continued['id']}, continuing node {swipe['id']}")
+        for number, (source, text) in enumerate(
+            zip(TEXT_SOURCES[1:], ("I search the room.", "I rest a moment."), strict=True), 4
+        ):
+            self.use_source(source)
+            send(page, text)
+            self.all_right(f"turn {number} ({source[0]})")
+        chat_id = self.chat_id()
+        chats = [c["chat"] for c in self.api("/gmtags/api/chats")]
+        check(chats == [chat_id], f"gmtags holds the chats {chats}, not only {chat_id}")
+        self._panel_shows("Ilse", "the last turn")
+        self.screenshots(shots)
+        print(
+            f"  ok: gmtags chat {chat_id} = chat_metadata.gmtags.chatId; SillyTavern's server sent:"
+        )
+        for path in dict.fromkeys(self.generations):
+            print(f"      POST {path} ×{self.generations.count(path)}")
+        for method, path in dict.fromkeys(self.helpers):
+            count = self.helpers.count((method, path))
+            print(f"      {method} {path} ×{count} (not a generation: no chat)")
+
+    def screenshots(self, shots: Path) -> None:
+        page = self.p
+        shots.mkdir(parents=True, exist_ok=True)
+        if not page.locator("#gmtags-panel").is_visible():
+            page.click("#gmtags-panel-button")
+        page.wait_for_timeout(1500)
+        page.screenshot(path=str(shots / "sillytavern-text-desktop.png"))
+        page.set_viewport_size({"width": 390, "height": 844})
+        page.wait_for_timeout(1000)
+        page.screenshot(path=str(shots / "sillytavern-text-phone-panel.png"))
+        if page.locator("#gmtags-panel").is_visible():  # on a phone it covers the chat
+            page.click("#gmtags-panel-close")
+        page.wait_for_timeout(500)
+        page.screenshot(path=str(shots / "sillytavern-text-phone.png"))
+        page.set_viewport_size({"width": 1280, "height": 800})
+        print(f"  ok: screenshots in {shots}", flush=True)
+
+
+def _receipts(message: str) -> tuple[str, ...]:
+    return tuple(_collapse(r.group(0)) for r in RECEIPT.finditer(message))
+
+
 def _collapse(text: str) -> str:
     return " ".join(text.split())
 
@@ -531,10 +740,12 @@ def _ends(receipts: tuple[str, ...], node: tuple[str, ...]) -> bool:
     return bool(node) and receipts[-len(node) :] == node
 
 
-def run(st_dir: Path, shots: Path, keep: bool, token: str | None = None) -> int:
+def run(st_dir: Path, shots: Path, keep: bool, token: str | None = None, api: str = "chat") -> int:
     work = Path(tempfile.mkdtemp(prefix="gmtags-st-check-"))
     st = SillyTavern(st_dir, work / "st-data", free_port())
-    upstream = ScriptedUpstream(script=reply_for, chunk_size=5, pace=0.04)
+    upstream = ScriptedUpstream(
+        script=reply_for, prompt_script=reply_for_prompt, chunk_size=5, pace=0.04
+    )
     gmtags_port = free_port()
     gmtags_url = f"http://127.0.0.1:{gmtags_port}"
     servers: list[Callable[[], None]] = []
@@ -567,15 +778,28 @@ def run(st_dir: Path, shots: Path, keep: bool, token: str | None = None) -> int:
         )  # fmt: skip
         servers.append(served.terminate)
         wait_http(gmtags_url + "/healthz", 30.0, served)
+        tap = Tap(gmtags_url)
+        if api == "text":  # the player's server URL points at the tap, which is gmtags
+            tapped = BackgroundServer(tap.app).start()
+            servers.append(tapped.stop)
+            gmtags_url = tapped.url
         st.start(work / "sillytavern.log")
         servers.append(st.stop)
-        print(f"SillyTavern {st.version} at {st.url}, gmtags at {gmtags_url}", flush=True)
+        print(
+            f"SillyTavern {st.version} at {st.url}, gmtags at {gmtags_url},"
+            f" {'Text' if api == 'text' else 'Chat'} Completion",
+            flush=True,
+        )
         with sync_playwright() as driver:
             browser = driver.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
             page = browser.new_page(viewport={"width": 1280, "height": 800})
             errors: list[str] = []
             page.on("pageerror", lambda error: errors.append(str(error)))
-            run_check = Check(st, gmtags_url, upstream, token)
+            run_check = (
+                TextCheck(st, gmtags_url, upstream, tap)
+                if api == "text"
+                else Check(st, gmtags_url, upstream, token)
+            )
             run_check.page = page
             try:
                 run_check.set_up()
@@ -591,7 +815,7 @@ def run(st_dir: Path, shots: Path, keep: bool, token: str | None = None) -> int:
                 if ours:
                     print("errors in the extension:", *ours, sep="\n  ", file=sys.stderr)
                 browser.close()
-        print(f"st-check passed on SillyTavern {st.version}: {len(run_check.steps)} steps")
+        print(f"st-check ({api}) passed on SillyTavern {st.version}: {len(run_check.steps)} steps")
         return 0
     finally:
         for stop in reversed(servers):
@@ -607,8 +831,18 @@ def main() -> int:
     parser.add_argument("--shots", type=Path, default=ROOT / "docs")
     parser.add_argument("--keep", action="store_true", help="keep SillyTavern's data folder")
     parser.add_argument("--token", help="run gmtags with this --token (the extension sends it)")
+    parser.add_argument(
+        "--api",
+        choices=("chat", "text"),
+        default="chat",
+        help="SillyTavern's Chat Completion (source Custom) or Text Completion",
+    )
     arguments = parser.parse_args()
-    return run(arguments.st_dir.resolve(), arguments.shots, arguments.keep, arguments.token)
+    if arguments.api == "text" and arguments.token is not None:
+        parser.error("--token is for --api chat: Text Completion cannot send gmtags' token")
+    return run(
+        arguments.st_dir.resolve(), arguments.shots, arguments.keep, arguments.token, arguments.api
+    )
 
 
 if __name__ == "__main__":

@@ -218,3 +218,55 @@ def chat_texts(page: Page) -> list[dict[str, Any]]:
     return list(
         context(page, "ctx.chat.map((m, i) => ({i, is_user: m.is_user, mes: m.mes}))") or []
     )
+
+
+TEXT_URL_INPUTS = {
+    "llamacpp": "#llamacpp_api_url_text",
+    "koboldcpp": "#koboldcpp_api_url_text",
+    "ollama": "#ollama_api_url_text",
+}
+"""The server URL field of each Text Completion source (`public/index.html`)."""
+
+
+def use_text_completion(page: Page, source: str, url: str) -> None:
+    """Set SillyTavern's main API to Text Completion, `source` at `url`, and press Connect,
+    through its own controls (the API menu, the source menu, the URL field, Connect)."""
+    page.evaluate(
+        """([source, url, field]) => {
+            $('#main_api').val('textgenerationwebui').trigger('change');
+            $('#textgen_type').val(source).trigger('change');
+            $(field).val(url).trigger('input');
+            $('#api_button_textgenerationwebui').trigger('click');
+        }""",
+        [source, url, TEXT_URL_INPUTS[source]],
+    )
+    # The URL field's server-history menu opens 300 ms after an input (jQuery UI's
+    # autocomplete, `public/scripts/server-history.js`); a player's click away closes it.
+    page.wait_for_timeout(500)
+    page.evaluate("(field) => $(field).autocomplete('close')", TEXT_URL_INPUTS[source])
+    page.wait_for_function("() => !$('.ui-autocomplete:visible').length")
+    page.wait_for_function(
+        "([source]) => SillyTavern.getContext().mainApi === 'textgenerationwebui'"
+        " && $('#textgen_type').val() === source"
+        " && SillyTavern.getContext().onlineStatus !== 'no_connection'",
+        arg=[source],
+        timeout=30_000,
+    )
+
+
+def use_instruct(page: Page, template: str, system_prompt: str) -> None:
+    """Instruct mode on with `template` as instruct and context template, streaming on, and
+    `system_prompt` as the System Prompt, through SillyTavern's Advanced Formatting panel."""
+    page.evaluate(
+        """([template, system]) => {
+            $('#instruct_presets').val(template).trigger('change');
+            $('#context_presets').val(template).trigger('change');
+            $('#instruct_enabled').prop('checked', true).trigger('input').trigger('change');
+            $('#sysprompt_enabled').prop('checked', true).trigger('input').trigger('change');
+            $('#sysprompt_content').val(system).trigger('input');
+            $('#streaming_textgenerationwebui').prop('checked', true).trigger('input')
+                .trigger('change');
+        }""",
+        [template, system_prompt],
+    )
+    page.wait_for_timeout(500)
