@@ -105,19 +105,29 @@ def iter_receipts(text: str, limits: Limits = DEFAULT_LIMITS) -> Iterator[str | 
     whitespace collapsed), or None for a span that is not one; each card line, its text
     collapsed, in its place among them (a span inside a card line is part of the card). A
     caller can pause between spans (the proxy does, on a very long reply)."""
+    for receipt, _start, _end, _card in receipt_spans(text, limits):
+        yield receipt
+
+
+def receipt_spans(
+    text: str, limits: Limits = DEFAULT_LIMITS
+) -> Iterator[tuple[str | None, int, int, bool]]:
+    """`iter_receipts` with where each stands in `text` (start, end) and whether it is a card
+    line (whose receipt is its text collapsed)."""
     cards = card_lines(text)
     next_card = 0
     for span in find_spans(text, limits):
         while next_card < len(cards) and cards[next_card][1] <= span.start:
             start, end = cards[next_card]
-            yield _collapse(text[start:end])
+            yield _collapse(text[start:end]), start, end, True
             next_card += 1
         if next_card < len(cards) and cards[next_card][0] < span.end:
             continue  # inside a card line
         tag = text[span.start : span.end]
-        yield _collapse(tag) if span.complete and _RESULT.search(tag) else None
+        receipt = _collapse(tag) if span.complete and _RESULT.search(tag) else None
+        yield receipt, span.start, span.end, False
     for start, end in cards[next_card:]:
-        yield _collapse(text[start:end])
+        yield _collapse(text[start:end]), start, end, True
 
 
 def receipts_in(text: str, limits: Limits = DEFAULT_LIMITS) -> tuple[str, ...]:

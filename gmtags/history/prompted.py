@@ -25,6 +25,12 @@ receipt and no name is a new chat. Decision: a prompt's replies without
 receipts cannot be looked up without knowing where each begins, so a client
 that wants those placed names its chat (the SillyTavern extension always
 does).
+
+Cards (`--display cards`) are read back as in a list of messages
+(`gmtags.history.readback`): before the prompt goes upstream, the card lines
+of its anchor and of the anchor's ancestors occurring before it are replaced,
+in order, by the receipts those replies applied (`with_receipts`), each reply
+only when it holds as many cards as it applied commands.
 """
 
 from __future__ import annotations
@@ -33,7 +39,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
-from gmtags.history.fingerprint import Fingerprint, emphasis_normal, normal_prompt, receipts_in
+from gmtags.history.fingerprint import (
+    Fingerprint,
+    card_lines,
+    emphasis_normal,
+    normal_prompt,
+    receipt_spans,
+    receipts_in,
+)
 from gmtags.history.store import Head, Node
 
 TURN_MARKS = (
@@ -92,9 +105,13 @@ class PromptAnchor:
 
 @dataclass(frozen=True, slots=True)
 class _Seen:
+    """Where a reply occurs in the normalised prompt, and the index of its first receipt
+    among the prompt's (-1: a reply known by its text)."""
+
     node: Node
     start: int
     end: int
+    first: int
 
 
 def prompt_chat(prompt: str, nodes: PromptNodes) -> str | None:
@@ -113,7 +130,56 @@ def prompt_chat(prompt: str, nodes: PromptNodes) -> str | None:
 def find_prompt_anchor(prompt: str, nodes: PromptNodes, chat_id: str) -> PromptAnchor | None:
     """The anchor of a text prompt among the newest replies of chat `chat_id` (module doc)."""
     text = normal_prompt(prompt)
-    receipts = receipts_in(prompt)
+    seen = _seen(text, receipts_in(prompt), nodes, chat_id)
+    if not seen:
+        return None
+    end = max(found.end for found in seen.values())
+    last = [found for found in seen.values() if found.end == end]
+    chosen = max(last, key=lambda found: (len(_chain(found, seen)), found.node.id))
+    after = text[end:]
+    if chosen.node.fingerprint.receipts:
+        return PromptAnchor(chosen.node, not any(mark in after for mark in _MARKS))
+    return PromptAnchor(chosen.node, not after.strip())
+
+
+def with_receipts(prompt: str, nodes: PromptNodes, anchor: Node) -> str:
+    """The prompt with the cards of `anchor` and of its ancestors occurring before it read
+    back as the receipts those replies applied (module doc)."""
+    if not card_lines(prompt):
+        return prompt
+    spans = list(
+        (receipt, start, end, card)
+        for receipt, start, end, card in receipt_spans(prompt)
+        if receipt is not None
+    )
+    receipts = tuple(receipt for receipt, *_ in spans)
+    seen = _seen(normal_prompt(prompt), receipts, nodes, anchor.chat_id)
+    found = seen.get(anchor.id)
+    if found is None:
+        return prompt
+    swaps: list[tuple[int, int, str]] = []
+    for reply in [found, *_chain(found, seen)]:
+        applied = reply.node.receipts
+        shown = spans[reply.first : reply.first + len(reply.node.fingerprint.receipts)]
+        if reply.first < 0 or len(applied) != len(shown):
+            continue
+        swaps += [
+            (start, end, receipt)
+            for (_, start, end, card), receipt in zip(shown, applied, strict=True)
+            if card
+        ]
+    out: list[str] = []
+    at = 0
+    for start, end, receipt in sorted(swaps):
+        out += [prompt[at:start], receipt]
+        at = end
+    return "".join([*out, prompt[at:]])
+
+
+def _seen(
+    text: str, receipts: tuple[str, ...], nodes: PromptNodes, chat_id: str
+) -> dict[int, _Seen]:
+    """The newest replies of the chat that occur in the normalised prompt, by node id."""
     spots = _spots(text, receipts)
     starts: dict[str, list[int]] = {}
     for index, receipt in enumerate(receipts):
@@ -123,15 +189,7 @@ def find_prompt_anchor(prompt: str, nodes: PromptNodes, chat_id: str) -> PromptA
         found = _occurrence(node.fingerprint, text, receipts, spots, starts)
         if found is not None:
             seen[node.id] = _Seen(node, *found)
-    if not seen:
-        return None
-    end = max(found.end for found in seen.values())
-    last = [found for found in seen.values() if found.end == end]
-    chosen = max(last, key=lambda found: (_ancestors(found, seen), found.node.id))
-    after = text[end:]
-    if chosen.node.fingerprint.receipts:
-        return PromptAnchor(chosen.node, not any(mark in after for mark in _MARKS))
-    return PromptAnchor(chosen.node, not after.strip())
+    return seen
 
 
 def _spots(text: str, receipts: Sequence[str]) -> list[tuple[int, int]]:
@@ -154,28 +212,29 @@ def _occurrence(
     receipts: Sequence[str],
     spots: Sequence[tuple[int, int]],
     starts: dict[str, list[int]],
-) -> tuple[int, int] | None:
-    """Where a reply with this fingerprint last occurs in the prompt (start, end), if it does."""
+) -> tuple[int, int, int] | None:
+    """Where a reply with this fingerprint last occurs in the prompt (start, end, and the
+    index of its first receipt, -1 for a text), if it does."""
     if print_.receipts:
         size = len(print_.receipts)
         for first in reversed(starts.get(print_.receipts[0], [])):
             if tuple(receipts[first : first + size]) == print_.receipts:
-                return spots[first][0], spots[first + size - 1][1]
+                return spots[first][0], spots[first + size - 1][1], first
         return None
     if not print_.text:
         return None
     start = text.rfind(print_.text)
-    return None if start < 0 else (start, start + len(print_.text))
+    return None if start < 0 else (start, start + len(print_.text), -1)
 
 
-def _ancestors(found: _Seen, seen: dict[int, _Seen]) -> int:
-    """How many of the reply's ancestors occur before it, one after the other."""
-    count = 0
+def _chain(found: _Seen, seen: dict[int, _Seen]) -> list[_Seen]:
+    """The reply's ancestors that occur before it, one after the other, newest first."""
+    chain: list[_Seen] = []
     at = found
     while at.node.parent is not None:
         parent = seen.get(at.node.parent)
         if parent is None or parent.end > at.start:
             break
-        count += 1
+        chain.append(parent)
         at = parent
-    return count
+    return chain

@@ -50,6 +50,7 @@ from gmtags.history.anchor import (
 )
 from gmtags.history.fingerprint import Fingerprint, card_lines, fingerprint
 from gmtags.history.prompted import find_prompt_anchor, prompt_chat
+from gmtags.history.prompted import with_receipts as prompt_with_receipts
 from gmtags.history.readback import shown_receipts, with_receipts
 from gmtags.history.store import HistoryStore, Node, NodeKind
 from gmtags.log import get_logger
@@ -264,6 +265,13 @@ class ChatBook:
         if not any(card_lines(said.text) for said in turn.spoken if said.role == "assistant"):
             return list(messages)  # no cards: nothing to read back (no store read)
         return with_receipts(messages, shown_receipts(turn.spoken, turn.match, self.store))
+
+    def prompt_as_receipts(self, turn: Turn, prompt: str) -> str:
+        """SPEC §7.3 for a text prompt: its cards read back as the receipts they show
+        (`gmtags.history.prompted.with_receipts`)."""
+        if turn.anchor is None or not card_lines(prompt):
+            return prompt  # no cards: nothing to read back (no store read)
+        return prompt_with_receipts(prompt, self.store, turn.anchor)
 
     def abandon(self, turn: Turn) -> None:
         """Forget a reply that was never made, and its chat when nothing else is in it (the

@@ -8,9 +8,13 @@ from pathlib import Path
 
 import pytest
 
+from gmtags.history.fingerprint import card_lines
 from gmtags.history.store import HistoryStore
 from gmtags.server.chats import ChatBook, Turn
+from gmtags.server.demo import demo_config
+from gmtags.server.demo_upstream import DEMO_REPLIES
 from gmtags.state.snapshot import Snapshot
+from gmtags.stream import StreamProcessor
 
 START = Snapshot.model_validate({"rulesetClocks": [{"name": "Dawn", "size": 4, "filled": 0}]})
 ONE = Snapshot.model_validate({"rulesetClocks": [{"name": "Dawn", "size": 4, "filled": 1}]})
@@ -134,3 +138,44 @@ class TestPlacement:
         )
         assert stray.node.id > wanted.node.id and first.node.id == wanted.node.parent
         assert turn.anchor is not None and turn.anchor.id == wanted.node.id
+
+
+class TestCardsReadBack:
+    """`--display cards`: a prompt's cards go upstream as the receipts they show."""
+
+    def test_the_anchor_and_its_ancestors(self, tmp_path: Path) -> None:
+        config = demo_config("http://127.0.0.1:9/v1")
+        with HistoryStore(tmp_path / "h.sqlite3") as store:
+            book = ChatBook(store, config.start)
+            shown: list[str] = []
+            applied: list[str] = []
+            before: tuple[tuple[str, str], ...] = ()
+            for number, reply in enumerate(DEMO_REPLIES[:2]):
+                turn = book.begin_text("c", chatml(*before, ("user", f"Turn {number}.")))
+                cards = StreamProcessor(config.ruleset, turn.before, turn.seed, cards=True)
+                text = cards.feed(reply) + cards.close()
+                book.finish(turn, text, cards.result.snapshot, None, cards.result.receipts)
+                shown.append(text)
+                applied += [receipt.render() for receipt in cards.result.receipts]
+                before = (*before, ("user", f"Turn {number}."), ("assistant", text))
+            prompt = chatml(*before, ("user", "Turn 2."))
+            assert card_lines(prompt)
+            turn = book.begin_text("c", prompt)
+            told = book.prompt_as_receipts(turn, prompt)
+        assert not card_lines(told)
+        assert [told.index(receipt) for receipt in applied] == sorted(
+            told.index(receipt) for receipt in applied
+        )
+        assert told.replace("\n", "").count("[") >= len(applied)
+
+    def test_a_reply_with_a_card_too_many_goes_as_it_is(self, tmp_path: Path) -> None:
+        config = demo_config("http://127.0.0.1:9/v1")
+        with HistoryStore(tmp_path / "h.sqlite3") as store:
+            book = ChatBook(store, config.start)
+            turn = book.begin_text("c", chatml(("user", "Go.")))
+            cards = StreamProcessor(config.ruleset, turn.before, turn.seed, cards=True)
+            text = cards.feed(DEMO_REPLIES[0]) + cards.close()
+            book.finish(turn, text, cards.result.snapshot, None, cards.result.receipts[:1])
+            prompt = chatml(("user", "Go."), ("assistant", text), ("user", "On."))
+            second = book.begin_text("c", prompt)
+            assert book.prompt_as_receipts(second, prompt) == prompt
