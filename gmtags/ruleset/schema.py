@@ -30,6 +30,7 @@ import json
 from collections.abc import Callable, Mapping
 from typing import Annotated, Any
 
+import regex
 from pydantic import BaseModel, TypeAdapter
 from pydantic.json_schema import GenerateJsonSchema, JsonSchemaValue
 from pydantic_core import CoreSchema
@@ -249,6 +250,36 @@ def _allow_comments(schema: JsonSchemaValue) -> None:
         schema["else"] = counts
 
 
+_SEED = regex.compile(r"""\b00[0-4](?:'s)?(?:\s*,?\s*"[^"]*")?\s*[:,]?[ \t]*""")
+_NOTES = regex.compile(r"(?:SCHEMA-NOTES|ENGINE-NOTES|BUILDER|SPEC)\s*§[\d.]+[ \t]*[:,]?[ \t]*")
+_SECTION = regex.compile(r"§[\d.]+[ \t]*[:,]?[ \t]*")
+_ITEMS = regex.compile(r"[ \t]*\((?:\d\.\d+[ \t]*,?[ \t]*)+\)")
+_LEFT = regex.compile(r"[ \t]*\([ \t,]*\)")
+
+
+def plain_description(text: str) -> str:
+    """A model's description as an author reads it: without the references to gmtags'
+    design documents its docstring keeps for developers (the seed numbers `004, `, the notes'
+    sections `SCHEMA-NOTES §9`, the builder inventory's items `(1.87)`)."""
+    text = _SECTION.sub("", _NOTES.sub("", _SEED.sub("", text)))
+    text = _LEFT.sub("", _ITEMS.sub("", text)).lstrip(" \t\n:,;.")
+    return text[:1].upper() + text[1:] if text[:1].islower() else text
+
+
+def _plain(value: Any) -> Any:
+    """`value` with every description made plain (`plain_description`)."""
+    if isinstance(value, dict):
+        return {
+            key: plain_description(item)
+            if key == "description" and isinstance(item, str)
+            else _plain(item)
+            for key, item in value.items()
+        }
+    if isinstance(value, list):
+        return [_plain(item) for item in value]
+    return value
+
+
 def _sorted(value: Any) -> Any:
     """`value` with every object's keys sorted (lists keep their order: it can mean something)."""
     if isinstance(value, dict):
@@ -288,7 +319,7 @@ def ruleset_schema() -> dict[str, Any]:
             ),
         }
     )
-    result: dict[str, Any] = _sorted(schema)
+    result: dict[str, Any] = _sorted(_plain(schema))
     return result
 
 

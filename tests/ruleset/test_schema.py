@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import json
+import re
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -20,6 +21,7 @@ from gmtags.ruleset.schema import (
     PROMPT_SAFE_PATTERN,
     SCHEMA_ID,
     _Generator,
+    plain_description,
     ruleset_schema,
     ruleset_schema_json,
 )
@@ -231,3 +233,28 @@ class TestSchemaCommand:
         assert result.exit_code == 0
         assert result.output == ""
         assert out.read_text(encoding="utf-8") == ruleset_schema_json()
+
+
+class TestPlainDescriptions:
+    """An author reads the schema's descriptions in an editor: no references to gmtags' design
+    documents (seed numbers, notes' sections, the builder inventory's items)."""
+
+    def test_none_left(self) -> None:
+        text = ruleset_schema_json()
+        assert not re.search(r"\b00[0-4]\b|\\u00a7|SCHEMA-NOTES|ENGINE-NOTES|BUILDER", text)
+        assert not re.search(r"\(\d\.\d+\)", text)
+
+    @pytest.mark.parametrize(
+        ("written", "read"),
+        [
+            ("004, `abilities`: the scores", "`abilities`: the scores"),
+            ('000, "Gastar para cambiar una tirada": spend', "Spend"),
+            ("A column; `sum` (004, 1.210) adds others.", "A column; `sum` adds others."),
+            ("§11 `slots[]`: a pool", "`slots[]`: a pool"),
+            ("bonus (SCHEMA-NOTES §5: −20..0, 0..20).", "Bonus (−20..0, 0..20)."),
+            ("plus 004's `from`.", "Plus `from`."),
+            ("`reads` (1.160): the sheet", "`reads`: the sheet"),
+        ],
+    )
+    def test_a_reference_goes(self, written: str, read: str) -> None:
+        assert plain_description(written) == read
