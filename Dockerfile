@@ -4,7 +4,7 @@
 #   docker run -d -p 8787:8787 -v gmtags-data:/data \
 #     -e GMTAGS_UPSTREAM=https://api.example.com/v1 -e GMTAGS_TOKEN=... gmtags
 #
-# Settings come from GMTAGS_* variables (every `gmtags serve` flag, SPEC §14); none of them
+# Settings come from GMTAGS_* variables (every `gmtags serve` flag); none of them
 # is a secret baked in here: the token and the upstream's key are given when it runs.
 
 # A Python 3.11 image with pip and venv, Debian's layout (python3 on the PATH).
