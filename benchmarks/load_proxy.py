@@ -34,7 +34,7 @@ import asyncio
 import json
 import tempfile
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -118,10 +118,121 @@ def user_line(chat_id: str, turn: int) -> str:
     return f"{chat_id}, turn {turn}: Bram presses on toward the gate."
 
 
-async def one_reply(client: httpx.AsyncClient, url: str, chat: Chat) -> int:
-    """Stream one reply for `chat` and append it, or note why it failed; the number of SSE
-    events read."""
-    body = {"model": MODEL, "stream": True, "messages": chat.messages}
+@dataclass(frozen=True)
+class Speaks:
+    """How a client of one API shape (SPEC §7.2) asks for a streamed reply and reads it."""
+
+    name: str
+    route: str
+    """The route under the server's root (`/v1/chat/completions`, `/api/chat`)."""
+    framing: str
+    """`sse` or `ndjson`."""
+    body: Callable[[list[dict[str, str]]], dict[str, Any]]
+    """The request body for a conversation's messages."""
+    pieces: Callable[[Any], tuple[list[str], bool]]
+    """An event's data: the reply text it carries, and whether it ends the reply."""
+
+
+def _prompt(messages: Sequence[dict[str, str]]) -> str:
+    """A conversation as one text prompt, as a text-completion front end writes it."""
+    return "".join(f"{message['role']}: {message['content']}\n" for message in messages) + (
+        "assistant: "
+    )
+
+
+def _chat_pieces(data: Any) -> tuple[list[str], bool]:
+    choices = data.get("choices") or ()
+    texts = [(c.get("delta") or {}).get("content") for c in choices]
+    return [text for text in texts if text], False
+
+
+def _text_pieces(data: Any) -> tuple[list[str], bool]:
+    return [c["text"] for c in data.get("choices") or () if c.get("text")], False
+
+
+def _llama_pieces(data: Any) -> tuple[list[str], bool]:
+    return ([data["content"]] if data.get("content") else []), data.get("stop") is True
+
+
+def _generate_pieces(data: Any) -> tuple[list[str], bool]:
+    return ([data["response"]] if data.get("response") else []), data.get("done") is True
+
+
+def _ollama_chat_pieces(data: Any) -> tuple[list[str], bool]:
+    content = (data.get("message") or {}).get("content")
+    return ([content] if content else []), data.get("done") is True
+
+
+def _anthropic_pieces(data: Any) -> tuple[list[str], bool]:
+    delta = data.get("delta") or {}
+    text = delta.get("text") if data.get("type") == "content_block_delta" else None
+    return ([text] if text else []), data.get("type") == "message_stop"
+
+
+SPEAKS: dict[str, Speaks] = {
+    speaks.name: speaks
+    for speaks in (
+        Speaks(
+            "chat",
+            "/v1/chat/completions",
+            "sse",
+            lambda messages: {"model": MODEL, "stream": True, "messages": messages},
+            _chat_pieces,
+        ),
+        Speaks(
+            "text",
+            "/v1/completions",
+            "sse",
+            lambda messages: {"model": MODEL, "stream": True, "prompt": _prompt(messages)},
+            _text_pieces,
+        ),
+        Speaks(
+            "llamacpp",
+            "/completion",
+            "sse",
+            lambda messages: {"stream": True, "prompt": _prompt(messages)},
+            _llama_pieces,
+        ),
+        Speaks(
+            "ollama-generate",
+            "/api/generate",
+            "ndjson",
+            lambda messages: {"model": MODEL, "stream": True, "prompt": _prompt(messages)},
+            _generate_pieces,
+        ),
+        Speaks(
+            "ollama-chat",
+            "/api/chat",
+            "ndjson",
+            lambda messages: {"model": MODEL, "stream": True, "messages": messages},
+            _ollama_chat_pieces,
+        ),
+        Speaks(
+            "anthropic",
+            "/v1/messages",
+            "sse",
+            lambda messages: {
+                "model": MODEL,
+                "max_tokens": 1024,
+                "stream": True,
+                "system": messages[0]["content"],
+                "messages": messages[1:],
+            },
+            _anthropic_pieces,
+        ),
+    )
+}
+"""Every shape a load test can speak, by the name `--shape` takes (chat first)."""
+
+
+async def one_reply(
+    client: httpx.AsyncClient, root: str, chat: Chat, speaks: Speaks | None = None
+) -> int:
+    """Stream one reply for `chat` from the server at `root` (its URL without `/v1`) in the
+    shape `speaks` (OpenAI chat unless told) and append it, or note why it failed; the number
+    of events read."""
+    speaks = SPEAKS["chat"] if speaks is None else speaks
+    body = speaks.body(chat.messages)
     headers = {CHAT_HEADER: chat.chat_id, "Authorization": f"Bearer {API_KEY}"}
     started = time.perf_counter()
     first: float | None = None
@@ -129,37 +240,43 @@ async def one_reply(client: httpx.AsyncClient, url: str, chat: Chat) -> int:
     done = False
     events = 0
     try:
-        async with client.stream("POST", url, json=body, headers=headers) as response:
+        async with client.stream(
+            "POST", root + speaks.route, json=body, headers=headers
+        ) as response:
             if response.status_code != 200:
                 text = (await response.aread()).decode("utf-8", "replace")
                 chat.errors.append(f"status {response.status_code}: {text[:200]}")
                 return events
             async for line in response.aiter_lines():
-                if not line.startswith("data:"):
+                if speaks.framing == "sse":
+                    if not line.startswith("data:"):
+                        continue
+                    data = line[5:].strip()
+                elif not line.strip():
                     continue
+                else:
+                    data = line
                 events += 1
-                data = line[5:].strip()
                 if data == "[DONE]":
                     done = True  # read on to the stream's end: the connection is kept
                     continue
                 if done:
-                    chat.errors.append("an event after [DONE]")
+                    chat.errors.append("an event after the reply's end")
                     return events
                 chunk = json.loads(data)
                 if "error" in chunk:
                     chat.errors.append(f"error event: {chunk['error']}")
                     return events
-                for choice in chunk.get("choices") or ():
-                    content = (choice.get("delta") or {}).get("content")
-                    if content:
-                        if first is None:
-                            first = time.perf_counter() - started
-                        parts.append(content)
+                pieces, ends = speaks.pieces(chunk)
+                if pieces and first is None:
+                    first = time.perf_counter() - started
+                parts.extend(pieces)
+                done = done or ends
     except (httpx.HTTPError, ValueError) as error:
         chat.errors.append(f"{type(error).__name__}: {error}")
         return events
     if not done or first is None:
-        chat.errors.append("stream ended without [DONE]" if not done else "reply without content")
+        chat.errors.append("stream ended unfinished" if not done else "reply without content")
         return events
     reply = "".join(parts)
     chat.first_bytes.append(first)
@@ -186,7 +303,7 @@ def new_chats(prefix: str, count: int) -> list[Chat]:
 
 async def run_chats(base: str, chats: int, seconds: float) -> Run:
     """`chats` chats streaming replies from `base` (a `/v1` URL) one after another for `seconds`."""
-    url = f"{base}/chat/completions"
+    root = base.removesuffix("/v1")
     book = new_chats("load", chats)
     limits = httpx.Limits(max_connections=chats, max_keepalive_connections=chats)
     async with httpx.AsyncClient(timeout=CLIENT_TIMEOUT, limits=limits) as client:
@@ -195,7 +312,7 @@ async def run_chats(base: str, chats: int, seconds: float) -> Run:
 
         async def loop(chat: Chat) -> None:
             while time.perf_counter() < deadline and not chat.errors:
-                await one_reply(client, url, chat)
+                await one_reply(client, root, chat)
 
         await asyncio.gather(*(loop(chat) for chat in book))
         elapsed = time.perf_counter() - started
