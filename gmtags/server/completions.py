@@ -18,6 +18,10 @@ How replies go through:
   same chunk at once, so narration reaches the player with no wait beyond a
   held-back tag; `close()` runs when the upstream finishes (its
   `finish_reason` chunk, `[DONE]`, or the end of the stream);
+- an event the rewrite leaves as it was (its text came out of the processor
+  as it went in, and the processor was not closed) goes on as its bytes came,
+  its JSON not written again (`_rewritten`): the caller reads the same value
+  either way, and most events of a reply are narration;
 - a UTF-16 surrogate pair split across two deltas (some model servers send
   an emoji that way) is joined before it is fed; a lone half becomes U+FFFD;
 - a large piece of text (a whole reply, or a delta, over `SLICE` characters)
@@ -85,7 +89,7 @@ from gmtags.server.errors import json_response
 from gmtags.server.passthrough import relay
 from gmtags.server.shapes import Asked, Event, Markers, Shape
 from gmtags.server.shapes.chat import Chat
-from gmtags.server.sse import DONE, frames, sse_events, sse_lines
+from gmtags.server.sse import DONE, Lines, SseReader, frame, frames
 from gmtags.server.tasks import task_of, task_of_text
 from gmtags.server.upstream import (
     Upstream,
@@ -418,20 +422,27 @@ class _Stream:
         framing = shape.framing
         last: Event | None = None
         seen = done = False
-        events = _events(shape, self.upstream.chunks)
+        chunks = self.upstream.chunks
+        reader = _Reader(framing)
+        ended = False
         try:
-            async for got in events:
-                if got.data == DONE:
-                    done = True
-                    break
-                sent = [got]
-                if isinstance(got.data, dict):
-                    seen = True
-                    last = got
-                    sent = await shape.rewrite(got, relay)
-                yield frames(framing, sent)
-                if not self._went_out():
-                    return
+            while not done and not ended:
+                try:
+                    chunk = await anext(chunks)
+                except StopAsyncIteration:
+                    parsed, ended = reader.close(), True
+                else:
+                    parsed = reader.feed(chunk)
+                for got, raw in parsed:
+                    if got.data == DONE:
+                        done = True
+                        break
+                    if isinstance(got.data, dict):
+                        seen = True
+                        last = got
+                    yield await _rewritten(shape, relay, got, raw)
+                    if not self._went_out():
+                        return
         except httpx.HTTPError as error:
             self.failed = True
             failed = failure(error)
@@ -458,7 +469,7 @@ class _Stream:
             return
         if done:
             yield frames(framing, [Event(None, DONE)])
-            await _drain(events)
+            await _drain(chunks)
         if self.recorded is not None:  # the stream went out whole: the next turn starts here
             self.owner.prepare(self.recorded.after, relay.processor.result.snapshot)
 
@@ -526,6 +537,10 @@ class _Relay:
         self.pending = ""
         self.parts: list[str] = []
         self.state: dict[str, Any] = {}
+        self.altered = False
+        """Some text fed since it was last set False came out other than it went in, or the
+        processor was closed (which may add text, and ends a shape's reply): an event whose
+        rewrite neither fed such a text nor closed is what it was."""
 
     @property
     def closed(self) -> bool:
@@ -551,10 +566,14 @@ class _Relay:
 
     async def feed(self, content: str) -> str:
         """What goes out in place of `content` (a surrogate half waits for its pair)."""
-        return await _feed(self._feed, self._take(content))
+        out = await _feed(self._feed, self._take(content))
+        if out != content:
+            self.altered = True
+        return out
 
     def close(self) -> str:
         """The text held back until the end (a lone surrogate half becomes U+FFFD)."""
+        self.altered = True
         if self.processor.closed:
             return ""
         out = self._feed("\ufffd") if self.pending else ""
@@ -564,36 +583,92 @@ class _Relay:
         return out + tail
 
 
-async def _events(shape: Shape, chunks: AsyncIterator[bytes]) -> AsyncIterator[Event]:
-    """The upstream's stream as events: SSE events (data that is not JSON skipped, `[DONE]` as
-    it is) or NDJSON lines, as `shape` frames them."""
-    lines = sse_lines(chunks)
-    if shape.framing == "ndjson":
-        async for line in lines:
-            if line.strip():
+async def _rewritten(shape: Shape, relay: _Relay, got: Event, raw: bytes | None) -> bytes:
+    """What goes to the caller for one event of the upstream's stream: the shape's rewrite,
+    framed; an event the rewrite left as it was (no text fed came out changed, the processor
+    not closed) goes on as its bytes came (`raw`, when `_Reader` kept them), with no JSON
+    written again: most events of a reply are narration that passes as it is."""
+    framing = shape.framing
+    if not isinstance(got.data, dict):
+        return frames(framing, [got])
+    relay.altered = False
+    sent = await shape.rewrite(got, relay)
+    if raw is not None and not relay.altered and len(sent) == 1 and sent[0] is got:
+        return frame(framing, got.name, raw)
+    return frames(framing, sent)
+
+
+class _Reader:
+    """The upstream's stream as events, one chunk at a time: SSE events (data that is not JSON
+    skipped, `[DONE]` as it is) or NDJSON lines, as the shape frames them. Each comes with its
+    data's bytes as they came when they can go on as they are (one line of UTF-8: the event
+    then goes out in the same framing with that line as its data, when the proxy leaves it as
+    it is), else None. The value the caller reads is the same either way; only how the JSON
+    is spelled may differ (its spacing, escapes; a key written twice in one object is the
+    model server's JSON, read as JSON readers do: the last wins)."""
+
+    def __init__(self, framing: str) -> None:
+        self.ndjson = framing == "ndjson"
+        self.sse = SseReader()
+        self.lines = Lines()
+
+    def feed(self, chunk: bytes) -> list[tuple[Event, bytes | None]]:
+        """The events `chunk` completes."""
+        if self.ndjson:
+            return self._ndjson(self.lines.feed(chunk))
+        return self._sse(self.sse.feed(chunk))
+
+    def close(self) -> list[tuple[Event, bytes | None]]:
+        """The events the stream's end completes."""
+        if self.ndjson:
+            return self._ndjson(self.lines.close())
+        return self._sse(self.sse.close())
+
+    @staticmethod
+    def _ndjson(lines: list[bytes]) -> list[tuple[Event, bytes | None]]:
+        events: list[tuple[Event, bytes | None]] = []
+        for line in lines:
+            text, raw = _decoded(line)
+            if text.strip():
                 try:
-                    yield Event(None, json.loads(line))
+                    events.append((Event(None, json.loads(text)), raw))
                 except (ValueError, RecursionError):
                     continue
-        return
-    async for name, data in sse_events(lines):
-        if data.strip() == DONE:
-            yield Event(name, DONE)
-            continue
-        try:
-            yield Event(name, json.loads(data))
-        except (ValueError, RecursionError):
-            continue
+        return events
+
+    @staticmethod
+    def _sse(parsed: list[tuple[str | None, bytes]]) -> list[tuple[Event, bytes | None]]:
+        events: list[tuple[Event, bytes | None]] = []
+        for name, data in parsed:
+            text, raw = _decoded(data)
+            if text.strip() == DONE:
+                events.append((Event(name, DONE), None))
+                continue
+            try:
+                events.append((Event(name, json.loads(text)), raw))
+            except (ValueError, RecursionError):
+                continue
+        return events
 
 
-async def _drain(events: AsyncIterator[Event]) -> None:
+def _decoded(data: bytes) -> tuple[str, bytes | None]:
+    """`data` as text (bytes that are not UTF-8 read as U+FFFD), and as the bytes to forward
+    when they are one line of UTF-8 (else None)."""
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        return data.decode("utf-8", "replace"), None
+    return text, data if b"\n" not in data else None
+
+
+async def _drain(chunks: AsyncIterator[bytes]) -> None:
     """Read what an upstream stream sends after its `[DONE]` (its end, as a rule) for up to
     `DRAIN_SECONDS`, so that its connection goes back to the pool: a stream closed before its
     end closes its connection, and the next request then waits for a new one (on a loaded
     machine, tens of milliseconds before its first byte)."""
     try:
         async with asyncio.timeout(DRAIN_SECONDS):
-            async for _ in events:
+            async for _ in chunks:
                 pass
     except (TimeoutError, httpx.HTTPError):
         pass  # the caller has its whole reply; the connection is closed instead

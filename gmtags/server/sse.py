@@ -5,6 +5,11 @@ the SSE format ends them (CRLF, LF or CR, nowhere else), each line decoded as
 UTF-8. httpx's own `aiter_lines` costs more per chunk (it decodes the whole
 stream as text, then splits it as `str.splitlines` does, so a JSON string
 holding U+2028 or U+0085 as is would be cut in two and its chunk lost).
+
+The proxy's hot path reads the same way without an async generator per line
+and per event (`Lines`, `SseReader`: one call per chunk received, the events
+it completes), and keeps each event's data as the bytes that came, so that an
+event the proxy leaves as it is goes on as it came (`frame`).
 """
 
 from __future__ import annotations
@@ -37,6 +42,74 @@ async def sse_lines(chunks: AsyncIterable[bytes]) -> AsyncIterator[str]:
             yield line.decode("utf-8", "replace")
     if pending:
         yield pending.removesuffix(b"\r").decode("utf-8", "replace")
+
+
+class Lines:
+    """`sse_lines` one chunk at a time: `feed` returns the lines a chunk ends (as bytes, not
+    yet decoded), `close` the last one."""
+
+    __slots__ = ("_pending",)
+
+    def __init__(self) -> None:
+        self._pending = b""
+
+    def feed(self, chunk: bytes) -> list[bytes]:
+        """The lines `chunk` ends (a CR at its end waits: it may be half of a CRLF)."""
+        text = self._pending + chunk
+        held = b""
+        if b"\r" in text:
+            if text.endswith(b"\r"):
+                text, held = text[:-1], b"\r"
+            text = text.replace(b"\r\n", b"\n").replace(b"\r", b"\n")
+        *lines, pending = text.split(b"\n")
+        self._pending = pending + held
+        return lines
+
+    def close(self) -> list[bytes]:
+        """The line the stream ended in without a line break, if any."""
+        pending, self._pending = self._pending, b""
+        return [pending.removesuffix(b"\r")] if pending else []
+
+
+class SseReader:
+    """`sse_events` one chunk at a time: `feed` returns the events a chunk completes, `close`
+    the last one; each as its `event` name (None when it has none) and its `data` as the bytes
+    that came (lines joined by LF; comments and other fields dropped; an event with no data is
+    none)."""
+
+    __slots__ = ("_data", "_lines", "_name")
+
+    def __init__(self) -> None:
+        self._lines = Lines()
+        self._data: list[bytes] = []
+        self._name: str | None = None
+
+    def feed(self, chunk: bytes) -> list[tuple[str | None, bytes]]:
+        """The events `chunk` completes."""
+        return self._read(self._lines.feed(chunk), end=False)
+
+    def close(self) -> list[tuple[str | None, bytes]]:
+        """The events the stream's end completes."""
+        return self._read(self._lines.close(), end=True)
+
+    def _read(self, lines: list[bytes], end: bool) -> list[tuple[str | None, bytes]]:
+        events: list[tuple[str | None, bytes]] = []
+        data = self._data
+        for line in lines:
+            if not line:
+                if data:
+                    events.append((self._name, b"\n".join(data)))
+                    data.clear()
+                self._name = None
+            elif line.startswith(b"data:"):
+                data.append(line[6:] if line.startswith(b"data: ") else line[5:])
+            elif line.startswith(b"event:"):
+                value = line[7:] if line.startswith(b"event: ") else line[6:]
+                self._name = value.decode("utf-8", "replace")
+        if end and data:
+            events.append((self._name, b"\n".join(data)))
+            data.clear()
+        return events
 
 
 async def sse_data(lines: AsyncIterable[str]) -> AsyncIterator[str]:
@@ -76,16 +149,20 @@ async def sse_events(lines: AsyncIterable[str]) -> AsyncIterator[tuple[str | Non
 
 def frames(framing: str, events: Iterable[Event]) -> bytes:
     """Events as they go to the caller: SSE (`event:` when named, `data:`) or NDJSON lines."""
-    out = bytearray()
-    for sent in events:
-        body = DONE.encode() if sent.data == DONE else json_bytes(sent.data)
-        if framing == "ndjson":
-            out += body + b"\n"
-        elif sent.name is None:
-            out += b"data: " + body + b"\n\n"
-        else:
-            out += b"event: " + sent.name.encode("utf-8", "replace") + b"\ndata: " + body + b"\n\n"
-    return bytes(out)
+    return b"".join(
+        frame(framing, sent.name, DONE.encode() if sent.data == DONE else json_bytes(sent.data))
+        for sent in events
+    )
+
+
+def frame(framing: str, name: str | None, body: bytes) -> bytes:
+    """One event whose data is `body` (one line of JSON, or `[DONE]`) as it goes to the
+    caller."""
+    if framing == "ndjson":
+        return body + b"\n"
+    if name is None:
+        return b"data: " + body + b"\n\n"
+    return b"event: " + name.encode("utf-8", "replace") + b"\ndata: " + body + b"\n\n"
 
 
 def event(data: Any) -> bytes:

@@ -10,7 +10,7 @@ from collections.abc import AsyncIterator
 from hypothesis import given
 from hypothesis import strategies as st
 
-from gmtags.server.sse import DONE, event, sse_data, sse_lines
+from gmtags.server.sse import DONE, Lines, SseReader, event, sse_data, sse_events, sse_lines
 
 
 async def _lines(*lines: str) -> AsyncIterator[str]:
@@ -90,3 +90,51 @@ class TestSseLines:
         if text.endswith(("\r", "\n")) or not text:
             expected.pop()  # the ending of the last line opens no new one
         assert _lines_of(_split(text.encode(), cuts)) == expected
+
+
+def _events_of(chunks: list[bytes]) -> list[tuple[str | None, str]]:
+    async def feed() -> AsyncIterator[bytes]:
+        for chunk in chunks:
+            yield chunk
+
+    async def collect() -> list[tuple[str | None, str]]:
+        return [event async for event in sse_events(sse_lines(feed()))]
+
+    return asyncio.run(collect())
+
+
+_PARTS = ["data: ", "data:", "event: x", ": c", "id: 1", "é", "😀", "x", "\r", "\n", "\r\n", " "]
+
+
+class TestLines:
+    @given(st.lists(st.sampled_from(_PARTS)), st.lists(st.integers(min_value=0), max_size=8))
+    def test_same_lines_as_sse_lines(self, parts: list[str], cuts: list[int]) -> None:
+        """Chunk by chunk, `Lines` ends the lines `sse_lines` reads, however the bytes are cut."""
+        data = "".join(parts).encode()
+        lines = Lines()
+        got = [line for chunk in _split(data, cuts) for line in lines.feed(chunk)]
+        got += lines.close()
+        assert [line.decode("utf-8", "replace") for line in got] == _lines_of([data])
+
+
+class TestSseReader:
+    @given(
+        st.lists(st.sampled_from([*_PARTS, "\n\n", "data: {}\n\n"])),
+        st.lists(st.integers(min_value=0), max_size=8),
+    )
+    def test_same_events_as_sse_events(self, parts: list[str], cuts: list[int]) -> None:
+        """Chunk by chunk, `SseReader` gives the events `sse_events` reads (names, and data as
+        the bytes that came), however the bytes are cut (inside a UTF-8 character too)."""
+        data = "".join(parts).encode()
+        reader = SseReader()
+        got = [event for chunk in _split(data, cuts) for event in reader.feed(chunk)]
+        got += reader.close()
+        expected = _events_of([data])
+        assert [(name, body.decode("utf-8", "replace")) for name, body in got] == expected
+
+    def test_data_kept_as_bytes(self) -> None:
+        """A data line's bytes are kept as they came, one space after the colon dropped."""
+        reader = SseReader()
+        assert reader.feed(b'event: e\ndata:  {"a": "\\u00e9"}\n\n') == [
+            ("e", b' {"a": "\\u00e9"}')
+        ]
