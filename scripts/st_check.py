@@ -23,18 +23,22 @@ builder, and a second chat of the same character. After every step it checks:
 It writes screenshots (1280×800 and 390×844) to `--shots` (default docs/) and
 exits non-zero on the first failure, saying what was wrong.
 
-That is the Chat Completion run (`--api chat`, the default; source Custom, set by
-the extension's Connect button). `--api text` plays SillyTavern's Text Completion
-instead: the extension's Connect only sets Chat Completion, so the script sets
-Text Completion through SillyTavern's own controls (API, source, server URL,
-Connect; instruct mode with the ChatML templates and `{{gmtags}}` in the System
-Prompt), the server URL being gmtags' own as a player types it. SillyTavern's
-server, not the browser, then posts the prompt to gmtags, and the extension names
-the chat by putting `/c/{chat}` on the request's `api_server`. A tap in front of
-gmtags (`st_tap.py`) writes down every path SillyTavern's server called. Three
-turns on llama.cpp (`/completion`), a swipe and a continue, then a turn on
-KoboldCpp (`/v1/completions`) and one on Ollama (`/api/generate`), in one chat;
-after every step, besides the checks above:
+That is the Chat Completion run (`--api chat`, the default): the extension's
+Connect first pressed with SillyTavern's default main API (KoboldAI Horde) must
+change nothing and say so; then the player chooses Chat Completion and Connect
+sets source Custom. `--api text` plays SillyTavern's Text Completion instead:
+the player connects SillyTavern to their backend (the scripted model) through its
+own controls (API, source, server URL, Connect; instruct mode with the ChatML
+templates and `{{gmtags}}` in the System Prompt), then presses the extension's
+Connect, which sets that source's server URL to gmtags, reconnects, and names
+the backend's URL for `gmtags serve --upstream`. SillyTavern's server, not the
+browser, then posts the prompt to gmtags, and the extension names the chat by
+putting `/c/{chat}` on the request's `api_server`. A tap in front of gmtags
+(`st_tap.py`) writes down every path SillyTavern's server called. Three turns on
+llama.cpp (`/completion`), a swipe and a continue, then a turn on KoboldCpp
+(`/v1/completions`, its backend's URL typed with `/v1`) and one on Ollama
+(`/api/generate`), in one chat, each source set by Connect; after every step,
+besides the checks above:
 - every generation request SillyTavern's server sent gmtags was
   `/c/<chat_metadata.gmtags.chatId>/` and the source's own route, one per
   generation (its status checks and token counts carry no chat and are listed);
@@ -64,8 +68,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))  # st_driver
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # the tests' Chromium set-up
 
 from st_driver import (
+    TEXT_URL_INPUTS,
     SillyTavern,
     chat_texts,
+    choose_main_api,
     context,
     create_character,
     edit_last,
@@ -126,13 +132,14 @@ SYSTEM_PROMPT = (
 """The Text Completion run's System Prompt: `{{gmtags}}` where the GM instructions belong."""
 INSTRUCTIONS = re.compile(r"GM-RULES-BEGIN\n(.*?)\nGM-RULES-END", re.DOTALL)
 TEXT_SOURCES = (
-    ("llamacpp", "", "/completion"),
-    ("koboldcpp", "/v1", "/v1/completions"),
-    ("ollama", "", "/api/generate"),
+    ("llamacpp", "llama.cpp", "", "/completion"),
+    ("koboldcpp", "KoboldCpp", "/v1", "/v1/completions"),
+    ("ollama", "Ollama", "", "/api/generate"),
 )
-"""Text Completion sources played: SillyTavern's name, what the player types after the
-gmtags URL, and the route SillyTavern's server appends (`text-completions.js:244-275`)."""
-GENERATION_ROUTES = tuple(route for _, _, route in TEXT_SOURCES)
+"""Text Completion sources played: SillyTavern's name, the name the extension's Connect
+says, what the player typed after their backend's URL before pressing it, and the route
+SillyTavern's server appends (`text-completions.js:244-275`)."""
+GENERATION_ROUTES = tuple(route for *_, route in TEXT_SOURCES)
 
 
 class Failed(Exception):
@@ -314,6 +321,8 @@ class Check:
             page, "Warden", "The rain has not stopped for three days. The gate is shut."
         )
         self.status_lights()
+        self.connect_refused()
+        choose_main_api(page, "openai")  # Chat Completion, in SillyTavern's API menu
         self.connect(url=self.gmtags, token=self.token)
         # Streaming on, as SillyTavern's "Streaming" box in its response settings does.
         page.evaluate("() => $('#stream_toggle').prop('checked', true).trigger('change')")
@@ -365,6 +374,32 @@ class Check:
         frame.locator("main").first.wait_for()
         check(not frame.locator("input#token").count(), "the token did not open the panel")
         print("  ok: the panel asked for the token once", flush=True)
+
+    def connect_refused(self) -> None:
+        """With a main API other than Chat or Text Completion (SillyTavern's default, KoboldAI
+        Horde), the extension's Connect says what it supports and changes nothing."""
+        page = self.p
+        api = context(page, "ctx.mainApi")
+        check(api not in ("openai", "textgenerationwebui"), f"the main API is {api} already")
+        custom = page.evaluate("() => $('#custom_api_url_text').val()")
+        self.open_settings()
+        page.click("#gmtags-connect")
+        note = page.locator("#gmtags-connect-note")
+        try:
+            page.wait_for_function(
+                "() => /^Connect supports Chat Completion and Text Completion only/"
+                ".test(document.querySelector('#gmtags-connect-note')?.textContent ?? '')",
+                timeout=5_000,
+            )
+        except Exception as error:  # playwright's timeout
+            raise Failed(f"Connect with {api} says {note.text_content()!r}") from error
+        page.wait_for_timeout(500)
+        check(context(page, "ctx.mainApi") == api, f"Connect changed the main API from {api}")
+        check(
+            page.evaluate("() => $('#custom_api_url_text').val()") == custom,
+            "Connect changed Chat Completion's Custom URL while the main API was another",
+        )
+        print(f"  ok: Connect with the main API {api} changed nothing: {note.text_content()}")
 
     def connect(self, url: str | None = None, token: str | None = None) -> None:
         """Open the extension's settings (set its URL) and press Connect."""
@@ -565,10 +600,12 @@ class TextCheck(Check):
     """The Text Completion run: SillyTavern's server posts the prompt, `/c/{chat}` names it."""
 
     def __init__(
-        self, st: SillyTavern, gmtags_url: str, upstream: ScriptedUpstream, tap: Tap
+        self, st: SillyTavern, gmtags_url: str, upstream: ScriptedUpstream, tap: Tap, backend: str
     ) -> None:
         super().__init__(st, gmtags_url, upstream, None)
         self.tap = tap
+        self.backend = backend
+        """The player's own backend (the scripted model), before Connect points at gmtags."""
         self.source = TEXT_SOURCES[0]
         self.generations: list[str] = []
         """The path of every generation request gmtags got, in order."""
@@ -583,7 +620,7 @@ class TextCheck(Check):
         create_character(
             page, "Warden", "The rain has not stopped for three days. The gate is shut."
         )
-        self.open_settings()  # the extension knows gmtags' URL; its Connect is not pressed
+        self.open_settings()  # the extension knows gmtags' URL
         page.fill("#gmtags-url", self.gmtags)
         page.locator("#gmtags-url").dispatch_event("change")
         page.click("#extensions-settings-button")
@@ -592,11 +629,64 @@ class TextCheck(Check):
         page.click("#gmtags-panel-button")
         page.locator("#gmtags-panel").wait_for()
 
-    def use_source(self, source: tuple[str, str, str]) -> None:
-        name, typed, _ = source
-        use_text_completion(self.p, name, self.gmtags + typed)
+    def use_source(self, source: tuple[str, str, str, str]) -> None:
+        """The player plays `source` against their backend, then presses the extension's
+        Connect: the source's server URL becomes gmtags', and the note names the backend."""
+        name, label, typed, _ = source
+        backend = self.backend + typed
+        use_text_completion(self.p, name, backend)
+        self.connect_text(name, label, backend)
         self.source = source
-        print(f"  ok: Text Completion, source {name}, server URL {self.gmtags + typed}")
+
+    def connect_text(self, name: str, label: str, backend: str) -> None:
+        page = self.p
+        field = TEXT_URL_INPUTS[name]
+        tapped = len(self.tap.seen)
+        self.open_settings()
+        page.click("#gmtags-connect")
+        want = (
+            f"Text Completion ({label}) now goes through gmtags;"
+            f" start gmtags serve with --upstream {backend}"
+        )
+        note = page.locator("#gmtags-connect-note")
+        try:
+            page.wait_for_function(
+                "(want) => document.querySelector('#gmtags-connect-note')?.textContent === want",
+                arg=want,
+                timeout=5_000,
+            )
+        except Exception as error:  # playwright's timeout
+            raise Failed(f"Connect says {note.text_content()!r}, not {want!r}") from error
+        url = page.evaluate("(field) => $(field).val()", field)
+        check(
+            str(url).rstrip("/") == self.gmtags,
+            f"Connect set {field} to {url!r}, not {self.gmtags}",
+        )
+        # SillyTavern's Connect ran: its status check reached gmtags (through the tap).
+        deadline = time.monotonic() + 15.0
+        while not [
+            s for s in self.tap.seen[tapped:] if s.method == "GET" and s.agent.startswith("node-")
+        ]:
+            check(time.monotonic() < deadline, "Connect did not reconnect SillyTavern to gmtags")
+            time.sleep(0.2)
+        page.wait_for_function(
+            "([name]) => SillyTavern.getContext().mainApi === 'textgenerationwebui'"
+            " && $('#textgen_type').val() === name"
+            " && SillyTavern.getContext().onlineStatus !== 'no_connection'",
+            arg=[name],
+            timeout=30_000,
+        )
+        page.wait_for_function(
+            "() => /connected/i.test(document.querySelector('#gmtags-status')?.textContent ?? '')",
+            timeout=15_000,
+        )
+        page.wait_for_timeout(600)  # the URL field's server-history menu opens 300 ms after input
+        check(
+            not page.evaluate("() => $('.ui-autocomplete:visible').length"),
+            "Connect left SillyTavern's server-history menu open",
+        )
+        page.click("#extensions-settings-button")
+        print(f"  ok: Connect: {note.text_content()}", flush=True)
 
     # -- the checks ----------------------------------------------------------------
     def all_right(self, step: str, generations: int = 1) -> None:
@@ -617,7 +707,7 @@ class TextCheck(Check):
             len(posts) == generations,
             f"after {step}: gmtags got {len(posts)} generation requests, not {generations}: {new}",
         )
-        want = f"/c/{_quoted(chat_id)}{self.source[2]}"
+        want = f"/c/{_quoted(chat_id)}{self.source[3]}"
         for path in posts:
             check(path == want, f"after {step}: gmtags got POST {path}, not POST {want}")
         self.generations += posts
@@ -796,7 +886,7 @@ def run(st_dir: Path, shots: Path, keep: bool, token: str | None = None, api: st
             errors: list[str] = []
             page.on("pageerror", lambda error: errors.append(str(error)))
             run_check = (
-                TextCheck(st, gmtags_url, upstream, tap)
+                TextCheck(st, gmtags_url, upstream, tap, model.url)
                 if api == "text"
                 else Check(st, gmtags_url, upstream, token)
             )

@@ -228,6 +228,13 @@ TEXT_URL_INPUTS = {
 """The server URL field of each Text Completion source (`public/index.html`)."""
 
 
+def choose_main_api(page: Page, api: str) -> None:
+    """Choose SillyTavern's main API in its API Connections menu (`#main_api`: `openai` is
+    Chat Completion, `textgenerationwebui` Text Completion), as a player does."""
+    page.evaluate("(api) => $('#main_api').val(api).trigger('change')", api)
+    page.wait_for_function("(api) => SillyTavern.getContext().mainApi === api", arg=api)
+
+
 def use_text_completion(page: Page, source: str, url: str) -> None:
     """Set SillyTavern's main API to Text Completion, `source` at `url`, and press Connect,
     through its own controls (the API menu, the source menu, the URL field, Connect)."""

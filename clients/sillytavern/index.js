@@ -11,9 +11,10 @@
 
 import { bindChatCompletion, bindTextCompletion, chatIdOf, ensureChatId, isGmtagsUrl } from './lib/binding.js';
 import { cardOf } from './lib/cards.js';
+import { connectPlan, TEXT_URL_INPUTS } from './lib/connect.js';
 import { panelPin } from './lib/nodes.js';
 import {
-    apiHeaders, builderUrl, chatApiUrl, completionsUrl, normalise, panelUrl, statusOf,
+    apiHeaders, builderUrl, chatApiUrl, normalise, panelUrl, statusOf,
 } from './lib/settings.js';
 import { locateReceipts, messageInView } from './lib/textmap.js';
 
@@ -524,27 +525,54 @@ async function checkStatus() {
     light.querySelector('.gmtags-status-text').textContent = status.text;
 }
 
-/** Set SillyTavern's connection to gmtags through its own connection inputs. */
+/**
+ * Set the connection SillyTavern uses now (Chat Completion, or the selected Text
+ * Completion type) to gmtags through its own connection inputs, firing the events
+ * their handlers listen to (they save SillyTavern's settings), then press its
+ * Connect as a player would. Any other main API is left alone.
+ */
 function connect() {
     const current = settings();
+    /** @param {string} selector */
+    const find = selector => {
+        const found = /** @type {HTMLInputElement | HTMLSelectElement | null} */ (document.querySelector(selector));
+        if (!found) throw new Error(`SillyTavern has no ${selector} here`);
+        return found;
+    };
     /** @param {string} selector @param {string} value @param {string} event */
     const set = (selector, value, event) => {
-        const input = /** @type {HTMLInputElement | HTMLSelectElement | null} */ (document.querySelector(selector));
-        if (!input) throw new Error(`SillyTavern has no ${selector} here`);
+        const input = find(selector);
         input.value = value;
         input.dispatchEvent(new Event(event, { bubbles: true }));
     };
+    const textType = /** @type {HTMLSelectElement | null} */ (document.querySelector('#textgen_type'))?.value ?? '';
+    const field = TEXT_URL_INPUTS[/** @type {keyof typeof TEXT_URL_INPUTS} */ (textType)];
+    const plan = connectPlan({
+        mainApi: context().mainApi,
+        textType,
+        serverUrl: field ? /** @type {HTMLInputElement | null} */ (document.querySelector(field))?.value ?? '' : '',
+        legacyApi: /** @type {HTMLInputElement | null} */ (document.querySelector('#legacy_api_textgenerationwebui'))?.checked === true,
+    }, current);
     const note = document.getElementById('gmtags-connect-note');
     try {
-        set('#custom_api_url_text', completionsUrl(current), 'input');
-        set('#main_api', 'openai', 'change');
-        set('#chat_completion_source', 'custom', 'change');
-        /** @type {HTMLElement | null} */ (document.querySelector('#api_button_openai'))?.click();
-        if (note) note.textContent = `SillyTavern now uses Chat Completion, source Custom, at ${completionsUrl(current)}.`;
+        if (plan.action === 'chat') {
+            set('#custom_api_url_text', String(plan.url), 'input');
+            set('#main_api', 'openai', 'change');
+            set('#chat_completion_source', 'custom', 'change');
+            /** @type {HTMLElement | null} */ (document.querySelector('#api_button_openai'))?.click();
+        } else if (plan.action === 'text') {
+            const input = String(plan.input);
+            set(input, String(plan.url), 'input');
+            // Leaving the field, as a player does: the field's server-history menu
+            // (opened by an input) closes and its pending search is dropped.
+            find(input).dispatchEvent(new Event('blur'));
+            /** @type {HTMLElement} */ (find('#api_button_textgenerationwebui')).click();
+        }
+        if (note) note.textContent = plan.note;
     } catch (error) {
         if (note) note.textContent = `Could not set the connection: ${error instanceof Error ? error.message : error}`;
     }
-    setTimeout(checkStatus, 500);
+    if (plan.action !== 'none') setTimeout(checkStatus, 500);
 }
 
 function buildSettings() {
@@ -604,7 +632,9 @@ function buildSettings() {
     const help = el('p', 'gmtags-help',
         `Start gmtags with: gmtags serve --ruleset R.json --upstream URL --allow-origin ${location.origin}`);
 
-    content.append(urlLabel, url, tokenLabel, token, status, buttons, connectNote, help);
+    // The buttons above the status line: its text changes when the URL field is left (a
+    // check starts), and a button below it would move between mouse down and up.
+    content.append(urlLabel, url, tokenLabel, token, buttons, status, connectNote, help);
     drawer.append(toggle, content);
     root.append(drawer);
     (document.getElementById('extensions_settings2') ?? document.getElementById('extensions_settings') ?? document.body).append(root);
