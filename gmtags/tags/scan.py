@@ -365,6 +365,21 @@ class Scanner:
         content = text[previous : line - 1].removesuffix("\r")
         return previous if FENCE_OPEN.fullmatch(content) else None
 
+    def _fence_line(self, text: str, pos: int, at: int) -> int | None:
+        """The start of the last line when it may be a fence line still being written (its
+        text up to the end a fence opener so far) and began at most a tag's length before
+        `at`; else None."""
+        low = max(pos, at - self.limits.tag_length)
+        newline = text.rfind("\n", low, at)
+        if newline >= 0:
+            line = newline + 1
+        elif low == pos and self._at_line(text, pos):
+            line = pos
+        else:
+            return None
+        last = text[line:].removesuffix("\r")
+        return line if FENCE_START.fullmatch(last) or FENCE_OPEN.fullmatch(last) else None
+
     def _tail(self, text: str, pos: int) -> int:
         """Where the end of the text may still begin a head, reasoning or a fence (else its end).
 
@@ -383,7 +398,9 @@ class Scanner:
             and n - bracket < self.limits.tag_length
             and may_become_head(text[bracket + 1 :])
         ):
-            return min(opener, self._held_from(text, pos, bracket))
+            held = self._held_from(text, pos, bracket)
+            fence = self._fence_line(text, pos, bracket)  # a head in a fence line's info string
+            return min(opener, held if fence is None else min(held, fence))
         tail = n
         run = n
         if run > pos and text[run - 1] == ESCAPE:

@@ -871,3 +871,23 @@ class TestCardLines:
         """Character by character, the card lines come out the same."""
         shown, processor = stream(text, list(range(len(text))), "cards")
         assert shown == processor.result.cards
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # Found by the chunking property: a tag head in a fence line's info string, the fence
+        # then holding only tags (batch hides the fence line with them).
+        '[clock: name=""]```\n[clock: name="Alarm" tick="1"]\n```a[clock\t \n'
+        '[clock: name="Alarm" tick="1"]',
+        '```x[sheet\n[clock: name="Alarm" tick="1"]\n```',
+        'Text.\n~~~[clock: name="A"]\n[clock: name="Alarm" tick="1"]',
+    ],
+)
+def test_a_head_in_a_fence_line_at_any_cut(text: str) -> None:
+    """Cut anywhere, in two, the stream gives what batch gives."""
+    want = process(text, torches(), start(), seed=4).text
+    for cut in range(len(text) + 1):
+        processor = StreamProcessor(torches(), start(), 4)
+        got = processor.feed(text[:cut]) + processor.feed(text[cut:]) + processor.close()
+        assert got == want, cut
