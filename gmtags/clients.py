@@ -119,9 +119,11 @@ def next_steps(target: Path) -> str:
             "     (use the address you open SillyTavern at, e.g. http://localhost:8000).",
             "  2. Reload SillyTavern; in Extensions, open gmtags: set the gmtags URL",
             "     (http://127.0.0.1:8787) and the token if gmtags serve has --token.",
-            "  3. Press Connect: SillyTavern then talks to gmtags (Chat Completion, Custom).",
-            "     For Text Completion, set its server URL to http://127.0.0.1:8787 instead;",
-            "     put {{gmtags}} in your System Prompt where the GM instructions belong.",
+            "  3. Press Connect: SillyTavern's Chat Completion (Custom) or Text Completion",
+            "     (the selected backend's server URL) then talks to gmtags. With Text",
+            "     Completion, start gmtags serve with --upstream set to that backend's URL",
+            "     (Connect shows it), and put {{gmtags}} in your System Prompt where the GM",
+            "     instructions belong.",
         ]
     )
 

@@ -16,7 +16,9 @@ sends the partial reply last, unclosed): for a reply known by its text, the
 prompt ends with that text; for one known by its receipts (whose prose the
 store does not keep), nothing after its last receipt looks like the start of
 another turn, a turn separator of the instruct templates chat clients use
-(`TURN_MARKS`: `<|im_start|>`, `<|eot_id|>`, `[INST]`, `</s>`, `### `, …).
+(`TURN_MARKS`: `<|im_start|>`, `<|eot_id|>`, `[INST]`, `</s>`, `### `, …)
+and the prompt does not end by opening a reply with a speaker's name
+(`Warden:`, `assistant:`: a chat laid out without an instruct template).
 
 The chat: the one named (`X-Gmtags-Chat`, `/c/{chat}`), whose newest `RECENT`
 replies are looked for; a prompt naming none is placed in the chat of the
@@ -75,6 +77,8 @@ RECENT = 2000
 """The most replies of a named chat (the newest) looked for in one prompt."""
 _MARKS = tuple(mark.replace("\n", " ") for mark in TURN_MARKS)
 """The separators as they stand in a prompt normalised (line breaks as spaces)."""
+SPEAKER = 64
+"""The longest last line read as a speaker's name opening the next reply."""
 FOUND = 16
 """The most replies weighed as the one holding an unnamed prompt's last receipt."""
 
@@ -138,7 +142,8 @@ def find_prompt_anchor(prompt: str, nodes: PromptNodes, chat_id: str) -> PromptA
     chosen = max(last, key=lambda found: (len(_chain(found, seen)), found.node.id))
     after = text[end:]
     if chosen.node.fingerprint.receipts:
-        return PromptAnchor(chosen.node, not any(mark in after for mark in _MARKS))
+        later = any(mark in after for mark in _MARKS) or _opens_reply(prompt)
+        return PromptAnchor(chosen.node, not later)
     return PromptAnchor(chosen.node, not after.strip())
 
 
@@ -190,6 +195,12 @@ def _seen(
         if found is not None:
             seen[node.id] = _Seen(node, *found)
     return seen
+
+
+def _opens_reply(prompt: str) -> bool:
+    """Whether the prompt's last line is a speaker's name opening the next reply (`Warden:`)."""
+    last = prompt.rstrip(" \t").rsplit("\n", 1)[-1]
+    return last.endswith(":") and len(last) <= SPEAKER
 
 
 def _spots(text: str, receipts: Sequence[str]) -> list[tuple[int, int]]:

@@ -237,9 +237,7 @@ class Completions:
         raw = request.headers.raw
         try:
             instructions = self.instructions(turn)
-            shown = asked
-            if asked.messages is not None:
-                shown = Asked(messages=self._read_back(turn, asked.messages, log))
+            shown = self._read_back(turn, asked, log)
             forwarded = self.shape.instruct(body, shown, instructions, self.markers)
             anchor = None if turn.anchor is None else turn.anchor.id
             streams = self.shape.streams(body)
@@ -277,17 +275,17 @@ class Completions:
         except UpstreamError as error:
             return json_response(error.body(self.shape), error.status, chat_header(named))
 
-    def _read_back(
-        self, turn: Turn, messages: list[Mapping[str, Any]], log: Any
-    ) -> list[Mapping[str, Any]]:
-        """SPEC §7.3: the messages with their cards read back as receipts. Decision: a store
-        that fails meanwhile is logged and the messages go as the client sent them (the
-        reply can still be made; the model then sees cards for that turn)."""
+    def _read_back(self, turn: Turn, asked: Asked, log: Any) -> Asked:
+        """SPEC §7.3: the messages (or the text prompt) with their cards read back as receipts.
+        Decision: a store that fails meanwhile is logged and the request goes as the client
+        sent it (the reply can still be made; the model then sees cards for that turn)."""
         try:
-            return list(self.book.as_receipts(turn, messages))
+            if asked.messages is not None:
+                return Asked(messages=list(self.book.as_receipts(turn, asked.messages)))
+            return Asked(prompt=self.book.prompt_as_receipts(turn, asked.prompt or ""))
         except STORE_FAILURES as error:
             log.error("store-failed", error=str(error))
-            return messages
+            return asked
 
     def _abandon(self, turn: Turn, log: Any) -> None:
         """Forget a reply that was never made, and its chat when the request made it (SPEC

@@ -100,6 +100,15 @@ class TestPlacement:
         going_on = book.begin_text("c", chatml(("user", "I knock."), open_reply=REPLY))
         assert going_on.kind == "continue" and going_on.node.parent == first.node.id
 
+    def test_a_prompt_without_a_template_is_a_turn(self, book: ChatBook) -> None:
+        """`Name: text` lines, the next reply opened by the GM's name: a turn, and a prompt
+        ending in the reply's own text continues it."""
+        first = played(book, "c", "Mara: I knock.\nWarden:", REPLY, ONE)
+        turn = book.begin_text("c", f"Mara: I knock.\nWarden: {REPLY}\nMara: Again.\nWarden:")
+        assert turn.kind == "turn" and turn.node.parent == first.node.id
+        going_on = book.begin_text("c", f"Mara: I knock.\nWarden: {REPLY}")
+        assert going_on.kind == "continue" and going_on.node.parent == first.node.id
+
     def test_an_unnamed_prompt_finds_its_chat_by_its_last_receipt(self, book: ChatBook) -> None:
         first = played(book, None, chatml(("user", "I knock.")), REPLY, ONE)
         prompt = chatml(("user", "I knock."), ("assistant", REPLY), ("user", "Again."))

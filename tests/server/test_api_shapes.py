@@ -448,3 +448,21 @@ class TestWrongShapes:
             upstream.stop()
         assert answer.status_code == 502
         assert answer.json()["type"] == "error" and answer.json()["error"]["type"] == "api_error"
+
+
+def test_cards_in_a_text_prompt_go_upstream_as_receipts(make_proxy: Callable[..., Proxy]) -> None:
+    """`--display cards` with Text Completion: the client gets cards, and the next prompt,
+    holding them, reaches the model with the receipts they show."""
+    proxy = make_proxy(display="cards")
+    url = f"{proxy.server.url}/c/cards/v1/completions"
+    first = "<|im_start|>user\nI push.<|im_end|>\n<|im_start|>assistant\n"
+    reply = httpx.post(url, json={"model": MODEL, "prompt": first}, timeout=20).json()
+    shown = reply["choices"][0]["text"]
+    assert "🎲" in shown and RECEIPT not in shown
+    second = f"{first}{shown}<|im_end|>\n<|im_start|>user\nAgain.<|im_end|>\n"
+    httpx.post(url, json={"model": MODEL, "prompt": second}, timeout=20)
+    told = proxy.upstream.requests[-1]["prompt"].split("<|im_start|>user\nI push.")[1]
+    found = nodes(proxy, "cards")
+    assert "🎲" not in told and found[0]["receipts"]
+    assert all(receipt in told for receipt in found[0]["receipts"])
+    assert found[1]["parent"] == found[0]["id"] and found[1]["kind"] == "reply"
