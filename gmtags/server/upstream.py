@@ -45,6 +45,7 @@ from urllib.parse import urlsplit
 import httpx
 
 from gmtags.jsonfile import JsonTextError, loads
+from gmtags.server.network import use_asyncio
 from gmtags.server.shapes import Shape
 from gmtags.text import mend_surrogates
 
@@ -271,6 +272,8 @@ class Upstream:
         self.api, self.root = roots(base_url)
         self.key = key
         self.client = httpx.AsyncClient(timeout=httpx.Timeout(timeout, connect=min(timeout, 10.0)))
+        self.on_asyncio = use_asyncio(self.client)
+        """The client reads the upstream on asyncio's own streams (`gmtags.server.network`)."""
 
     @property
     def base_url(self) -> str:
