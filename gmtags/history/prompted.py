@@ -28,6 +28,9 @@ receipts cannot be looked up without knowing where each begins, so a client
 that wants those placed names its chat (the SillyTavern extension always
 does).
 
+Bounds: the newest `RECENT` replies of the chat are looked for, those without receipts
+within the prompt's last `TEXT_WINDOW` characters (where a chat's recent replies stand).
+
 Cards (`--display cards`) are read back as in a list of messages
 (`gmtags.history.readback`): before the prompt goes upstream, the card lines
 of its anchor and of the anchor's ancestors occurring before it are replaced,
@@ -79,6 +82,11 @@ _MARKS = tuple(mark.replace("\n", " ") for mark in TURN_MARKS)
 """The separators as they stand in a prompt normalised (line breaks as spaces)."""
 SPEAKER = 64
 """The longest last line read as a speaker's name opening the next reply."""
+TEXT_WINDOW = 64 * 1024
+"""How far back from a prompt's end (normalised characters) a reply known by its text is
+looked for: a search per reply of the chat, so a megabyte of prompt in a long chat does not
+make placement slow; a reply known by its receipts is found anywhere (its receipts are
+indexed once)."""
 FOUND = 16
 """The most replies weighed as the one holding an unnamed prompt's last receipt."""
 
@@ -234,7 +242,7 @@ def _occurrence(
         return None
     if not print_.text:
         return None
-    start = text.rfind(print_.text)
+    start = text.rfind(print_.text, max(0, len(text) - TEXT_WINDOW))
     return None if start < 0 else (start, start + len(print_.text), -1)
 
 

@@ -3,12 +3,14 @@ holds (SPEC §7.2)."""
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from gmtags.history.fingerprint import card_lines
+from gmtags.history.fingerprint import card_lines, fingerprint
+from gmtags.history.prompted import TEXT_WINDOW
 from gmtags.history.store import HistoryStore
 from gmtags.server.chats import ChatBook, Turn
 from gmtags.server.demo import demo_config
@@ -24,6 +26,8 @@ TICK = '[clock: name="Dawn" tick="1" result="ok" now="1/4"]'
 TOCK = '[clock: name="Dawn" tick="1" result="ok" now="2/4"]'
 REPLY = f"The bell rings once. {TICK} Bram waits."
 PLAIN = "The road is quiet, and *nothing* moves."
+REPLIES = 400
+"""Replies without receipts in the long chat of the huge-prompt test."""
 
 
 def chatml(*turns: tuple[str, str], open_reply: str | None = "") -> str:
@@ -147,6 +151,25 @@ class TestPlacement:
         )
         assert stray.node.id > wanted.node.id and first.node.id == wanted.node.parent
         assert turn.anchor is not None and turn.anchor.id == wanted.node.id
+
+
+def test_a_huge_prompt_in_a_long_chat_is_placed_quickly(book: ChatBook) -> None:
+    """A megabyte of prompt against a chat of many replies without receipts: each reply is
+    looked for in the prompt's last `TEXT_WINDOW` characters only."""
+    book.store.ensure_chat("c", START)
+    parent = None
+    for number in range(REPLIES):
+        text = f"reply {number} " * 8
+        parent = book.store.add_node("c", parent, START, ONE, fingerprint(text), 1, current=True).id
+    last = f"reply {REPLIES - 1} " * 8
+    prompt = "filler " * (1024 * 1024 // 7) + last + "\nMara: go.\nGM:"
+    assert len(prompt) > 10 * TEXT_WINDOW
+    began = time.perf_counter()
+    turn = book.begin_text("c", prompt)
+    assert time.perf_counter() - began < 1.0
+    assert turn.anchor is not None and turn.anchor.id == parent and turn.kind == "turn"
+    far = book.begin_text("c", last + "filler " * (2 * TEXT_WINDOW // 7) + "\nMara: go.\nGM:")
+    assert far.anchor is None  # a reply without receipts that far back is not looked for
 
 
 class TestCardsReadBack:

@@ -23,6 +23,7 @@ A new shape is one module with one `Shape` subclass, and one line in
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from collections.abc import Awaitable, Mapping, MutableMapping
 from dataclasses import dataclass
 from typing import Any, ClassVar, Literal, Protocol
@@ -89,8 +90,9 @@ Slot = tuple[MutableMapping[str, Any], str]
 """Where a whole reply keeps a piece of its text: an object and its key."""
 
 
-class Shape:
-    """One API a chat client speaks (module doc). The defaults are OpenAI's."""
+class Shape(ABC):
+    """One API a chat client speaks (module doc): a subclass says what the abstract methods
+    ask; the other defaults are OpenAI's."""
 
     name: ClassVar[str]
     route: ClassVar[str]
@@ -104,14 +106,16 @@ class Shape:
     text_at: ClassVar[str]
     """Where a whole reply keeps its text, as an error names it (`choices[0].message`)."""
 
+    @abstractmethod
     def read(self, body: Mapping[str, Any]) -> Asked:
         """What the request asks; `BodyError` for a body this shape cannot serve."""
-        raise NotImplementedError
+        ...
 
     def streams(self, body: Mapping[str, Any]) -> bool:
         """Whether the request asks for a streamed reply."""
         return body.get("stream") is True
 
+    @abstractmethod
     def instruct(
         self,
         body: Mapping[str, Any],
@@ -121,19 +125,22 @@ class Shape:
     ) -> dict[str, Any]:
         """The body forwarded upstream: `body` with the instructions where this shape takes
         them, and `asked` (its messages with cards read back) in place of its own."""
-        raise NotImplementedError
+        ...
 
+    @abstractmethod
     def slots(self, reply: Any) -> list[Slot] | None:
         """Where a whole reply keeps its text, in order (None: not a reply of this shape)."""
-        raise NotImplementedError
+        ...
 
+    @abstractmethod
     async def rewrite(self, event: Event, relay: Relay) -> list[Event]:
         """The events to send for one event of the upstream's stream (its text fed)."""
-        raise NotImplementedError
+        ...
 
+    @abstractmethod
     def tail(self, last: Event | None, text: str, relay: Relay) -> Event:
         """An event carrying `text`, held back until a stream that ended without saying so."""
-        raise NotImplementedError
+        ...
 
     def error_body(self, message: str, kind: str, code: str | int | None = None) -> Any:
         """An error as this shape's clients read it."""
@@ -262,6 +269,13 @@ def openai_chunk(last: Event | None, kind: str, choice: dict[str, Any]) -> Event
             "choices": [choice],
         },
     )
+
+
+def first_choice(reply: Any) -> dict[str, Any] | None:
+    """An OpenAI-style reply's choice 0, when it is an object."""
+    choices = reply.get("choices") if isinstance(reply, dict) else None
+    choice = choices[0] if isinstance(choices, list) and choices else None
+    return choice if isinstance(choice, dict) else None
 
 
 def finished(choice: Mapping[str, Any]) -> bool:

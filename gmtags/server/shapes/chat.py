@@ -19,6 +19,7 @@ from gmtags.server.shapes.base import (
     Slot,
     fed,
     finished,
+    first_choice,
     one_choice,
     openai_chunk,
 )
@@ -37,10 +38,8 @@ class Chat(MessagesBody):
         return super().read(body)
 
     def slots(self, reply: Any) -> list[Slot] | None:
-        try:
-            message = reply["choices"][0]["message"]
-        except (KeyError, IndexError, TypeError):
-            return None
+        choice = first_choice(reply)
+        message = None if choice is None else choice.get("message")
         if not isinstance(message, dict):
             return None
         return [(message, "content")] if isinstance(message.get("content"), str) else []

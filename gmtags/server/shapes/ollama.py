@@ -77,16 +77,7 @@ class Generate(_Ollama, PromptBody):
         return [event]
 
     def tail(self, last: Event | None, text: str, relay: Relay) -> Event:
-        data = last.data if last is not None and isinstance(last.data, dict) else {}
-        return Event(
-            None,
-            {
-                "model": data.get("model", ""),
-                "created_at": data.get("created_at", ""),
-                "response": text,
-                "done": False,
-            },
-        )
+        return _line(last, "response", text)
 
 
 class OllamaChat(_Ollama, MessagesBody):
@@ -116,13 +107,11 @@ class OllamaChat(_Ollama, MessagesBody):
         return [event]
 
     def tail(self, last: Event | None, text: str, relay: Relay) -> Event:
-        data = last.data if last is not None and isinstance(last.data, dict) else {}
-        return Event(
-            None,
-            {
-                "model": data.get("model", ""),
-                "created_at": data.get("created_at", ""),
-                "message": {"role": "assistant", "content": text},
-                "done": False,
-            },
-        )
+        return _line(last, "message", {"role": "assistant", "content": text})
+
+
+def _line(last: Event | None, key: str, value: Any) -> Event:
+    """A streamed line like the last one (its model and time) holding `key: value`."""
+    data = last.data if last is not None and isinstance(last.data, dict) else {}
+    line = {"model": data.get("model", ""), "created_at": data.get("created_at", "")}
+    return Event(None, {**line, key: value, "done": False})

@@ -20,6 +20,7 @@ from gmtags.server.shapes.base import (
     Slot,
     fed,
     finished,
+    first_choice,
     one_choice,
     openai_chunk,
 )
@@ -38,11 +39,8 @@ class Text(PromptBody):
         return super().read(body)
 
     def slots(self, reply: Any) -> list[Slot] | None:
-        try:
-            choice = reply["choices"][0]
-        except (KeyError, IndexError, TypeError):
-            return None
-        if not isinstance(choice, dict):
+        choice = first_choice(reply)
+        if choice is None:
             return None
         return [(choice, "text")] if isinstance(choice.get("text"), str) else []
 
