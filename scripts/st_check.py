@@ -343,6 +343,13 @@ class Check:
             settings.locator(".inline-drawer-toggle").click()
             page.locator("#gmtags-url").wait_for()
 
+    def settings_shot(self, shots: Path) -> None:
+        """A picture of the extension's settings block (URL, token, buttons, status)."""
+        self.open_settings()
+        shots.mkdir(parents=True, exist_ok=True)
+        self.p.locator("#gmtags-settings").screenshot(path=str(shots / "sillytavern-settings.png"))
+        self.p.click("#extensions-settings-button")
+
     def sign_in_panel(self) -> None:
         """With --token the panel's frame asks for the token once, as the pages do."""
         frame = self.p.frame_locator("#gmtags-panel iframe")
@@ -401,6 +408,7 @@ class Check:
     def play(self, shots: Path) -> None:
         page = self.p
         turns = 0
+        self.settings_shot(shots)
 
         def turn(text: str) -> None:
             nonlocal turns
