@@ -1,21 +1,19 @@
 """Server-sent events as OpenAI streams them: `data: <json>` events, then `data: [DONE]`.
 
-The upstream's stream is read as bytes (`sse_lines`): split into lines where
-the SSE format ends them (CRLF, LF or CR, nowhere else), each line decoded as
-UTF-8. httpx's own `aiter_lines` costs more per chunk (it decodes the whole
-stream as text, then splits it as `str.splitlines` does, so a JSON string
-holding U+2028 or U+0085 as is would be cut in two and its chunk lost).
-
-The proxy's hot path reads the same way without an async generator per line
-and per event (`Lines`, `SseReader`: one call per chunk received, the events
-it completes), and keeps each event's data as the bytes that came, so that an
-event the proxy leaves as it is goes on as it came (`frame`).
+The upstream's stream is read as bytes (`Lines`): split into lines where the
+SSE format ends them (CRLF, LF or CR, nowhere else). httpx's own `aiter_lines`
+costs more per chunk (it decodes the whole stream as text, then splits it as
+`str.splitlines` does, so a JSON string holding U+2028 or U+0085 as is would be
+cut in two and its chunk lost). One call per chunk received gives the lines or
+the events (`SseReader`) it completes, with no async generator per line or per
+event, and each event's data stays the bytes that came, so that an event the
+proxy leaves as it is goes on as it came (`frame`).
 """
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterable, AsyncIterator, Iterable
-from typing import TYPE_CHECKING, Any
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
 from gmtags.server.errors import json_bytes
 
@@ -25,28 +23,9 @@ if TYPE_CHECKING:
 DONE = "[DONE]"
 
 
-async def sse_lines(chunks: AsyncIterable[bytes]) -> AsyncIterator[str]:
-    """The lines of an SSE byte stream, however it is cut into chunks (a CR at the end of one
-    chunk waits for the next: it may be half of a CRLF); undecodable bytes read as U+FFFD."""
-    pending = b""
-    async for chunk in chunks:
-        text = pending + chunk
-        held = b""
-        if b"\r" in text:
-            if text.endswith(b"\r"):
-                text, held = text[:-1], b"\r"
-            text = text.replace(b"\r\n", b"\n").replace(b"\r", b"\n")
-        *lines, pending = text.split(b"\n")
-        pending += held
-        for line in lines:
-            yield line.decode("utf-8", "replace")
-    if pending:
-        yield pending.removesuffix(b"\r").decode("utf-8", "replace")
-
-
 class Lines:
-    """`sse_lines` one chunk at a time: `feed` returns the lines a chunk ends (as bytes, not
-    yet decoded), `close` the last one."""
+    """An SSE byte stream's lines, one chunk at a time: `feed` returns the lines a chunk ends
+    (as bytes, not yet decoded), `close` the last one."""
 
     __slots__ = ("_pending",)
 
@@ -72,10 +51,10 @@ class Lines:
 
 
 class SseReader:
-    """`sse_events` one chunk at a time: `feed` returns the events a chunk completes, `close`
-    the last one; each as its `event` name (None when it has none) and its `data` as the bytes
-    that came (lines joined by LF; comments and other fields dropped; an event with no data is
-    none)."""
+    """An SSE stream's events, one chunk at a time: `feed` returns the events a chunk
+    completes, `close` the last one; each as its `event` name (None when it has none) and its
+    `data` as the bytes that came (lines joined by LF; comments and other fields dropped; an
+    event with no data is none)."""
 
     __slots__ = ("_data", "_lines", "_name")
 
@@ -112,41 +91,6 @@ class SseReader:
         return events
 
 
-async def sse_data(lines: AsyncIterable[str]) -> AsyncIterator[str]:
-    """The `data` of each event in a stream of SSE lines (comments and other fields dropped)."""
-    data: list[str] = []
-    async for line in lines:
-        if line == "":
-            if data:
-                yield "\n".join(data)
-                data = []
-        elif line.startswith("data:"):
-            value = line[5:]
-            data.append(value[1:] if value.startswith(" ") else value)
-    if data:
-        yield "\n".join(data)
-
-
-async def sse_events(lines: AsyncIterable[str]) -> AsyncIterator[tuple[str | None, str]]:
-    """Each event of a stream of SSE lines: its `event` name (None when it has none) and its
-    `data` (comments and other fields dropped; an event with no data is none)."""
-    data: list[str] = []
-    name: str | None = None
-    async for line in lines:
-        if line == "":
-            if data:
-                yield name, "\n".join(data)
-            data, name = [], None
-        elif line.startswith("data:"):
-            value = line[5:]
-            data.append(value[1:] if value.startswith(" ") else value)
-        elif line.startswith("event:"):
-            value = line[6:]
-            name = value[1:] if value.startswith(" ") else value
-    if data:
-        yield name, "\n".join(data)
-
-
 def frames(framing: str, events: Iterable[Event]) -> bytes:
     """Events as they go to the caller: SSE (`event:` when named, `data:`) or NDJSON lines."""
     return b"".join(
@@ -163,9 +107,3 @@ def frame(framing: str, name: str | None, body: bytes) -> bytes:
     if name is None:
         return b"data: " + body + b"\n\n"
     return b"event: " + name.encode("utf-8", "replace") + b"\ndata: " + body + b"\n\n"
-
-
-def event(data: Any) -> bytes:
-    """One SSE event carrying JSON data (or the literal `[DONE]`)."""
-    body = DONE.encode() if data == DONE else json_bytes(data)
-    return b"data: " + body + b"\n\n"

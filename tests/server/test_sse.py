@@ -2,49 +2,14 @@
 
 from __future__ import annotations
 
-import asyncio
 import itertools
 import re
-from collections.abc import AsyncIterator
 
 from hypothesis import given
 from hypothesis import strategies as st
 
-from gmtags.server.sse import DONE, Lines, SseReader, event, sse_data, sse_events, sse_lines
-
-
-async def _lines(*lines: str) -> AsyncIterator[str]:
-    for line in lines:
-        yield line
-
-
-def _read(*lines: str) -> list[str]:
-    async def collect() -> list[str]:
-        return [data async for data in sse_data(_lines(*lines))]
-
-    return asyncio.run(collect())
-
-
-class TestSseData:
-    def test_events_are_split_on_blank_lines(self) -> None:
-        """Each blank-line-ended event yields its data once."""
-        assert _read("data: {}", "", "data: [DONE]", "") == ["{}", "[DONE]"]
-
-    def test_comments_and_other_fields_are_dropped(self) -> None:
-        """Keep-alive comments and `event:` lines carry no data."""
-        assert _read(": keep-alive", "", "event: x", "data:1", "") == ["1"]
-
-    def test_multi_line_data_is_joined(self) -> None:
-        """Several data lines of one event join with line breaks, and a last event without
-        a blank line still counts."""
-        assert _read("data: a", "data: b") == ["a\nb"]
-
-
-class TestEvent:
-    def test_json_and_done(self) -> None:
-        """JSON data is written compactly with UTF-8 kept; `[DONE]` is written as is."""
-        assert event({"a": "é"}) == 'data: {"a":"é"}\n\n'.encode()
-        assert event(DONE) == b"data: [DONE]\n\n"
+from gmtags.server.shapes.base import Event
+from gmtags.server.sse import DONE, Lines, SseReader, frames
 
 
 def _split(data: bytes, cuts: list[int]) -> list[bytes]:
@@ -54,17 +19,48 @@ def _split(data: bytes, cuts: list[int]) -> list[bytes]:
 
 
 def _lines_of(chunks: list[bytes]) -> list[str]:
-    async def feed() -> AsyncIterator[bytes]:
-        for chunk in chunks:
-            yield chunk
-
-    async def collect() -> list[str]:
-        return [line async for line in sse_lines(feed())]
-
-    return asyncio.run(collect())
+    lines = Lines()
+    got = [line for chunk in chunks for line in lines.feed(chunk)] + lines.close()
+    return [line.decode("utf-8", "replace") for line in got]
 
 
-class TestSseLines:
+def _events_of(chunks: list[bytes]) -> list[tuple[str | None, str]]:
+    reader = SseReader()
+    got = [event for chunk in chunks for event in reader.feed(chunk)] + reader.close()
+    return [(name, data.decode("utf-8", "replace")) for name, data in got]
+
+
+def _split_lines(text: str) -> list[str]:
+    """The oracle: the text split at CRLF, LF and CR (a last ending opens no new line)."""
+    lines = re.split(r"\r\n|\r|\n", text)
+    if text.endswith(("\r", "\n")) or not text:
+        lines.pop()
+    return lines
+
+
+def _events(text: str) -> list[tuple[str | None, str]]:
+    """The oracle: the SSE format's reading of a whole text (data lines joined, a blank line
+    ending an event, an event name kept, anything else dropped)."""
+    events: list[tuple[str | None, str]] = []
+    data: list[str] = []
+    name: str | None = None
+    for line in _split_lines(text):
+        field, colon, value = line.partition(":")
+        value = value.removeprefix(" ") if colon else ""
+        if not line:
+            if data:
+                events.append((name, "\n".join(data)))
+            data, name = [], None
+        elif field == "data":
+            data.append(value)
+        elif field == "event":
+            name = value
+    if data:
+        events.append((name, "\n".join(data)))
+    return events
+
+
+class TestLines:
     def test_every_line_ending_the_format_allows(self) -> None:
         """CRLF, LF and CR end a line; a last line without an ending still counts."""
         assert _lines_of([b"a\r\nb\nc\rd"]) == ["a", "b", "c", "d"]
@@ -86,51 +82,25 @@ class TestSseLines:
         """However the bytes are cut into chunks (inside a UTF-8 character too), the lines are
         those of the whole text split at CRLF, LF and CR."""
         text = "".join(parts)
-        expected = re.split(r"\r\n|\r|\n", text)
-        if text.endswith(("\r", "\n")) or not text:
-            expected.pop()  # the ending of the last line opens no new one
-        assert _lines_of(_split(text.encode(), cuts)) == expected
-
-
-def _events_of(chunks: list[bytes]) -> list[tuple[str | None, str]]:
-    async def feed() -> AsyncIterator[bytes]:
-        for chunk in chunks:
-            yield chunk
-
-    async def collect() -> list[tuple[str | None, str]]:
-        return [event async for event in sse_events(sse_lines(feed()))]
-
-    return asyncio.run(collect())
+        assert _lines_of(_split(text.encode(), cuts)) == _split_lines(text)
 
 
 _PARTS = ["data: ", "data:", "event: x", ": c", "id: 1", "é", "😀", "x", "\r", "\n", "\r\n", " "]
 
 
-class TestLines:
-    @given(st.lists(st.sampled_from(_PARTS)), st.lists(st.integers(min_value=0), max_size=8))
-    def test_same_lines_as_sse_lines(self, parts: list[str], cuts: list[int]) -> None:
-        """Chunk by chunk, `Lines` ends the lines `sse_lines` reads, however the bytes are cut."""
-        data = "".join(parts).encode()
-        lines = Lines()
-        got = [line for chunk in _split(data, cuts) for line in lines.feed(chunk)]
-        got += lines.close()
-        assert [line.decode("utf-8", "replace") for line in got] == _lines_of([data])
-
-
 class TestSseReader:
-    @given(
-        st.lists(st.sampled_from([*_PARTS, "\n\n", "data: {}\n\n"])),
-        st.lists(st.integers(min_value=0), max_size=8),
-    )
-    def test_same_events_as_sse_events(self, parts: list[str], cuts: list[int]) -> None:
-        """Chunk by chunk, `SseReader` gives the events `sse_events` reads (names, and data as
-        the bytes that came), however the bytes are cut (inside a UTF-8 character too)."""
-        data = "".join(parts).encode()
-        reader = SseReader()
-        got = [event for chunk in _split(data, cuts) for event in reader.feed(chunk)]
-        got += reader.close()
-        expected = _events_of([data])
-        assert [(name, body.decode("utf-8", "replace")) for name, body in got] == expected
+    def test_events_are_split_on_blank_lines(self) -> None:
+        """Each blank-line-ended event gives its data once."""
+        assert _events_of([b"data: {}\n\ndata: [DONE]\n\n"]) == [(None, "{}"), (None, "[DONE]")]
+
+    def test_comments_and_other_fields_are_dropped(self) -> None:
+        """Keep-alive comments and ids carry no data; an event name is kept."""
+        assert _events_of([b": keep-alive\n\nid: 3\nevent: x\ndata:1\n\n"]) == [("x", "1")]
+
+    def test_multi_line_data_is_joined(self) -> None:
+        """Several data lines of one event join with line breaks, and a last event without
+        a blank line still counts."""
+        assert _events_of([b"data: a\ndata: b"]) == [(None, "a\nb")]
 
     def test_data_kept_as_bytes(self) -> None:
         """A data line's bytes are kept as they came, one space after the colon dropped."""
@@ -138,3 +108,27 @@ class TestSseReader:
         assert reader.feed(b'event: e\ndata:  {"a": "\\u00e9"}\n\n') == [
             ("e", b' {"a": "\\u00e9"}')
         ]
+
+    @given(
+        st.lists(st.sampled_from([*_PARTS, "\n\n", "data: {}\n\n"])),
+        st.lists(st.integers(min_value=0), max_size=8),
+    )
+    def test_any_cut_reads_as_the_whole(self, parts: list[str], cuts: list[int]) -> None:
+        """However the bytes are cut (inside a UTF-8 character too), the events are the
+        format's reading of the whole text."""
+        text = "".join(parts)
+        assert _events_of(_split(text.encode(), cuts)) == _events(text)
+
+
+class TestFrames:
+    def test_json_and_done(self) -> None:
+        """JSON data is written compactly with UTF-8 kept; `[DONE]` is written as is."""
+        assert frames("sse", [Event(None, {"a": "é"})]) == 'data: {"a":"é"}\n\n'.encode()
+        assert frames("sse", [Event(None, DONE)]) == b"data: [DONE]\n\n"
+
+    def test_named_events_and_json_lines(self) -> None:
+        sent = [Event("ping", {"type": "ping"}), Event(None, {"done": True})]
+        assert frames("sse", sent) == (
+            b'event: ping\ndata: {"type":"ping"}\n\ndata: {"done":true}\n\n'
+        )
+        assert frames("ndjson", sent) == b'{"type":"ping"}\n{"done":true}\n'
