@@ -103,11 +103,6 @@ def task_of_text(text: str) -> str | None:
     return None
 
 
-def is_task(text: str) -> bool:
-    """Whether `text` (a last user message or a text prompt) is an Open WebUI task's prompt."""
-    return task_of_text(text) is not None
-
-
 def _text(content: Any) -> str:
     """A message's text: the string, or the first text part of a list (as Open WebUI reads it)."""
     if isinstance(content, str):

@@ -275,11 +275,6 @@ class Upstream:
         self.on_asyncio = use_asyncio(self.client)
         """The client reads the upstream on asyncio's own streams (`gmtags.server.network`)."""
 
-    @property
-    def base_url(self) -> str:
-        """The base of the OpenAI-style routes."""
-        return self.api
-
     def url(self, route: str) -> str:
         """Where `route` (as gmtags serves it) is on the upstream."""
         if route.startswith("/v1/"):

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from gmtags.server.tasks import FUNCTION_CALLING, TITLE, is_task, task_of, task_of_text
+from gmtags.server.tasks import FUNCTION_CALLING, TITLE, task_of, task_of_text
 
 OPENWEBUI = Path(__file__).resolve().parents[2] / "fixtures" / "clients" / "openwebui"
 FIXTURES = sorted(OPENWEBUI.glob("*.json"))
@@ -96,15 +96,15 @@ class TestTaskOfText:
 
 
 class TestIsTask:
-    """is_task: the boolean form."""
+    """task_of_text as a yes or no."""
 
     def test_true_for_a_task(self) -> None:
         """A filled-in follow-up template is a task."""
-        assert is_task(_prompt("follow_ups"))
+        assert task_of_text(_prompt("follow_ups"))
 
     def test_false_for_a_turn(self) -> None:
         """A player's move is not."""
-        assert not is_task("I pick the lock on the side door, as quietly as I can.")
+        assert not task_of_text("I pick the lock on the side door, as quietly as I can.")
 
 
 class TestTaskOf:
@@ -142,7 +142,7 @@ class TestTaskOf:
     def test_tool_choice_is_read_from_the_system_message(self) -> None:
         """The tool choice's template is the system message; its user message is the query."""
         messages = _fixture(OPENWEBUI / "function_calling.json")["body"]["messages"]
-        assert not is_task(messages[-1]["content"])
+        assert not task_of_text(messages[-1]["content"])
         assert task_of(messages) == FUNCTION_CALLING
 
     def test_a_game_masters_system_prompt_is_no_tool_choice(self) -> None:
