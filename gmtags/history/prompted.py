@@ -50,7 +50,6 @@ from gmtags.history.fingerprint import (
     emphasis_normal,
     normal_prompt,
     receipt_spans,
-    receipts_in,
 )
 from gmtags.history.store import Head, Node
 
@@ -126,23 +125,25 @@ class _Seen:
     first: int
 
 
-def prompt_chat(prompt: str, nodes: PromptNodes) -> str | None:
+def prompt_chat(receipts: tuple[str, ...], nodes: PromptNodes) -> str | None:
     """The chat of the newest reply ending with the prompt's last receipt, if any."""
-    receipts = receipts_in(prompt)
     if not receipts:
         return None
-    whole = Fingerprint(receipts, "")
-    found = [head.chat_id for head in nodes.exact(whole.key, None, FOUND)]
-    found += [node.chat_id for node in nodes.pieces(whole, None, FOUND)]
-    last = Fingerprint(receipts[-1:], "")
-    found += [head.chat_id for head in nodes.exact(last.key, None, FOUND)]
-    return found[0] if found else None
+    whole, last = Fingerprint(receipts, ""), Fingerprint(receipts[-1:], "")
+    found: list[Head | Node] = [
+        *nodes.exact(whole.key, None, FOUND),
+        *nodes.pieces(whole, None, FOUND),
+        *nodes.exact(last.key, None, FOUND),
+    ]
+    return max(found, key=lambda node: node.id).chat_id if found else None
 
 
-def find_prompt_anchor(prompt: str, nodes: PromptNodes, chat_id: str) -> PromptAnchor | None:
+def find_prompt_anchor(
+    prompt: str, receipts: tuple[str, ...], nodes: PromptNodes, chat_id: str
+) -> PromptAnchor | None:
     """The anchor of a text prompt among the newest replies of chat `chat_id` (module doc)."""
     text = normal_prompt(prompt)
-    seen = _seen(text, receipts_in(prompt), nodes, chat_id)
+    seen = _seen(text, receipts, nodes, chat_id)
     if not seen:
         return None
     end = max(found.end for found in seen.values())

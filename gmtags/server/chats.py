@@ -48,7 +48,7 @@ from gmtags.history.anchor import (
     is_player_turn,
     said,
 )
-from gmtags.history.fingerprint import Fingerprint, card_lines, fingerprint
+from gmtags.history.fingerprint import Fingerprint, card_lines, fingerprint, receipts_in
 from gmtags.history.prompted import find_prompt_anchor, prompt_chat
 from gmtags.history.prompted import with_receipts as prompt_with_receipts
 from gmtags.history.readback import shown_receipts, with_receipts
@@ -171,12 +171,13 @@ class ChatBook:
         `gmtags.history.prompted`) and reserve its reply's node. A prompt is a turn unless it
         continues its anchor: a text prompt has no roles to tell a background task by."""
         with self.store.placing(named):
-            chat_id = named or prompt_chat(prompt, self.store)
+            receipts = receipts_in(prompt)  # (the prompt's receipts, in order: `prompted`)
+            chat_id = named or prompt_chat(receipts, self.store)
             if chat_id is None:
                 chat_id = new_chat_id()
             if named is None:
                 self.store.lock_chat(chat_id)
-            found = find_prompt_anchor(prompt, self.store, chat_id)
+            found = find_prompt_anchor(prompt, receipts, self.store, chat_id)
             anchor = None if found is None else Anchor(found.node, 0, found.node.id)
             kind: NodeKind = "continue" if found is not None and found.continues else "turn"
             turn, moved = self._place(chat_id, kind, True, anchor)
