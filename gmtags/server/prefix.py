@@ -4,8 +4,8 @@ A route is the same without its `/v1` prefix and with doubled slashes
 collapsed: clients append paths to whatever base URL the player typed
 (`http://127.0.0.1:8787` or `…/v1`, with or without a trailing slash), so
 `//v1/chat/completions`, `/chat/completions` and `/v1/v1/chat/completions`
-are all `/v1/chat/completions` (`plain_route`). Only the routes the proxy
-serves are renamed; any other path only loses its doubled slashes.
+are all `/v1/chat/completions` (`plain_route`). Only the API routes the proxy
+serves are renamed; any other path (the pages, their APIs) is left as it is.
 
 A client that can set a base URL but no header (SillyTavern's Text Completion)
 uses `http://127.0.0.1:8787/c/Warden-7/v1` as its base URL. `ChatPrefix`, an
@@ -50,7 +50,6 @@ _HEADER = CHAT_HEADER.lower().encode("ascii")
 
 
 _SLASHES = re.compile(r"/{2,}")
-_RAW_SLASHES = re.compile(rb"/{2,}")
 _PLAIN = {
     route.removeprefix("/v1"): route
     for route in (*(shape.route for shape in SHAPES), *PASSED_THROUGH)
@@ -59,12 +58,12 @@ _PLAIN = {
 
 
 def plain_route(path: str) -> str:
-    """`path` with doubled slashes collapsed, and a served route named as it is served."""
-    collapsed = _SLASHES.sub("/", path)
-    bare = collapsed
+    """An API route as it is served (doubled slashes collapsed, `/v1` or not); any other path
+    as it is (a page's path with an empty segment, `/gmtags/chats//state`, names no chat)."""
+    bare = _SLASHES.sub("/", path)
     while bare.startswith("/v1/"):
         bare = bare[3:]
-    return _PLAIN.get(bare, collapsed)
+    return _PLAIN.get(bare, path)
 
 
 class PrefixError(ValueError):
@@ -155,9 +154,8 @@ class ChatPrefix:
         headers = [(bytes(name), bytes(value)) for name, value in scope.get("headers", [])]
         if found is not None:
             headers = with_chat(headers, chat_id)
-        if plain != route:
-            served = plain in _PLAIN.values()
-            rest = plain.encode("utf-8") if served else _RAW_SLASHES.sub(b"/", rest)
+        if plain != route:  # an API route made plain
+            rest = plain.encode("utf-8")
         unsafe = scope["method"] not in SAFE_METHODS
         if unsafe and plain.startswith(JSON_ENDPOINTS) and not _is_json(headers):
             refusal = error_response(

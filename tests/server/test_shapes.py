@@ -134,7 +134,8 @@ class TestRoutes:
             ("/models", "/v1/models"),
             ("//api/generate", "/api/generate"),
             ("/v1/api/chat", "/api/chat"),
-            ("/gmtags//chats", "/gmtags/chats"),
+            ("/gmtags//chats", "/gmtags//chats"),
+            ("/gmtags/chats//state", "/gmtags/chats//state"),
             ("/v1/unknown", "/v1/unknown"),
         ],
     )
