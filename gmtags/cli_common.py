@@ -103,7 +103,8 @@ layers_option = click.option(
 
 def with_layers(ruleset: Ruleset, snapshot: Snapshot, layers: str | None) -> Snapshot:
     """`--layers` set on the start snapshot; an unknown or conflicting id exits 1 naming it."""
-    from gmtags.ruleset.layers import LayerChoiceError, layered_start
+    from gmtags.ruleset.played import LayerChoiceError
+    from gmtags.state.layers import layered_start
 
     try:
         return layered_start(ruleset, snapshot, layers)

@@ -20,8 +20,8 @@ from gmtags.engine.context import Context
 from gmtags.engine.registry import HANDLERS
 from gmtags.limits import DEFAULT_LIMITS, Limits
 from gmtags.log import command_logger, get_logger
-from gmtags.ruleset.layers import effective_ruleset
 from gmtags.ruleset.model import Ruleset
+from gmtags.ruleset.played import effective_ruleset
 from gmtags.state.snapshot import Snapshot
 from gmtags.tags.parse import ParsedTag, parse_span
 from gmtags.tags.receipt import ENGINE_ATTRS, Receipt, refused

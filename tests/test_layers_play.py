@@ -1,7 +1,7 @@
 """A game plays its active layers (SPEC §4 `rulesetLayers`, `--layers`) in every stage.
 
 `process`, `StreamProcessor` and `gm_instructions` read the ruleset the
-snapshot's layers make (`gmtags.ruleset.layers.effective_ruleset`); every
+snapshot's layers make (`gmtags.ruleset.played.effective_ruleset`); every
 command that starts a game takes `--layers`. The fixture `layers.json` narrows
 its Watch enum (night goes, dawn is the new default), replaces the ladder,
 hides the charm that costs Grit and adds guidance; the reference rulesets'
@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 from gmtags import Ruleset, Snapshot, StreamProcessor, load_ruleset, process
 from gmtags.cli import main
 from gmtags.prompt import gm_instructions
-from gmtags.ruleset.layers import effective_ruleset
+from gmtags.ruleset.played import effective_ruleset
 from gmtags.server import cli as server_cli
 from gmtags.server.config import ServerConfig
 from gmtags.transcript.cli import transcript as transcript_group

@@ -19,7 +19,6 @@ from typing import TYPE_CHECKING, Any
 
 from gmtags.builder import dice as rolls
 from gmtags.builder.answers import RecordedRoll
-from gmtags.builder.model.steps import AbilitiesStep
 from gmtags.builder.scores import (
     Chosen,
     grant_scores,
@@ -27,6 +26,7 @@ from gmtags.builder.scores import (
     offered_scores,
     point_buy,
 )
+from gmtags.ruleset.builder.steps import AbilitiesStep
 
 if TYPE_CHECKING:
     from gmtags.builder.steps import Entry, State

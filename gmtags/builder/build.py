@@ -49,10 +49,10 @@ from gmtags.builder import party as party_sheet
 from gmtags.builder import steps as kinds
 from gmtags.builder.answers import Answers, read_answers
 from gmtags.builder.card import Layer, Writer, player_layer, settle
-from gmtags.builder.model import Builder
-from gmtags.builder.model.priced import RowsStep
 from gmtags.errors import AnswersError, Problem, RulesetError
 from gmtags.jsonfile import json_type
+from gmtags.ruleset.builder import Builder
+from gmtags.ruleset.builder.priced import RowsStep
 from gmtags.ruleset.model import Ruleset
 from gmtags.sheet.values import SheetValues
 from gmtags.state.snapshot import CharacterCard, card_problems

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING
 
 from gmtags.builder import abilities
 from gmtags.builder.dice import Dice
-from gmtags.builder.model.steps import KitLine
+from gmtags.ruleset.builder.steps import KitLine
 
 if TYPE_CHECKING:
     from gmtags.builder.steps import State

@@ -35,8 +35,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from gmtags.builder.model import Constraint, ConstraintRows, Distinct, RowsFilter
-from gmtags.builder.model.common import NumberOrRef
+from gmtags.ruleset.builder import Constraint, ConstraintRows, Distinct, RowsFilter
+from gmtags.ruleset.builder.common import NumberOrRef
 from gmtags.sheet.values import SheetValues
 
 if TYPE_CHECKING:

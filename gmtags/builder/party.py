@@ -7,7 +7,7 @@ copia de filas pueden leer los catálogos del conjunto que alimentan las listas
 del grupo." So a party build is a character build over the party's sheet:
 `party_view` is the ruleset whose `sheet` holds the party's fields, lists and
 advancement and nothing else (no abilities, skills, saves or derived values:
-import already refuses a party builder naming them, `gmtags.builder.crossref`),
+import already refuses a party builder naming them, `gmtags.ruleset.builder.crossref`),
 and the build runs on it unchanged.
 
 "Los campos de miembros se calculan a partir de los personajes tal como están

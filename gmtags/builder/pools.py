@@ -55,9 +55,9 @@ import math
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from gmtags.builder.model import Pool, Ref
-from gmtags.builder.model.common import MAX_POOL_BUDGET
-from gmtags.builder.model.steps import CatalogStep, PickCost
+from gmtags.ruleset.builder import Pool, Ref
+from gmtags.ruleset.builder.common import MAX_POOL_BUDGET
+from gmtags.ruleset.builder.steps import CatalogStep, PickCost
 from gmtags.ruleset.catalogs import CatalogEntry
 from gmtags.sheet.values import SheetValues
 

@@ -31,8 +31,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from gmtags.builder import pools
-from gmtags.builder.model.priced import RowCost, RowsStep
 from gmtags.builder.pools import CANNOT_PAY, NO_CREDIT, Charge, whole
+from gmtags.ruleset.builder.priced import RowCost, RowsStep
 
 if TYPE_CHECKING:
     from gmtags.builder.steps import State

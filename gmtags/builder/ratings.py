@@ -14,8 +14,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from gmtags.builder.model.steps import AllocateStep, target_key
 from gmtags.builder.targets import Spot, spot
+from gmtags.ruleset.builder.steps import AllocateStep, target_key
 
 if TYPE_CHECKING:
     from gmtags.builder.steps import Entry, State

@@ -46,8 +46,14 @@ from gmtags.builder import abilities, coins, constraints, pools, profiles, quota
 from gmtags.builder.answers import Answers
 from gmtags.builder.card import Writer, read
 from gmtags.builder.kinds import runner
-from gmtags.builder.model import Builder
-from gmtags.builder.model.steps import (
+from gmtags.builder.pools import Account, Charge
+from gmtags.builder.scores import (
+    Chosen,
+)
+from gmtags.builder.training import Slot, SlotResult, Tiers, Training, What
+from gmtags.errors import Problem
+from gmtags.ruleset.builder import Builder
+from gmtags.ruleset.builder.steps import (
     AbilitiesStep,
     CatalogStep,
     ChoicesStep,
@@ -56,12 +62,6 @@ from gmtags.builder.model.steps import (
     StartingGearStep,
     TrainedStep,
 )
-from gmtags.builder.pools import Account, Charge
-from gmtags.builder.scores import (
-    Chosen,
-)
-from gmtags.builder.training import Slot, SlotResult, Tiers, Training, What
-from gmtags.errors import Problem
 from gmtags.ruleset.catalogs import Catalog, CatalogEntry, EntryChoice, RatingGrant
 from gmtags.ruleset.model import Ruleset
 from gmtags.sheet.holds import value_problem

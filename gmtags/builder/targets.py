@@ -13,7 +13,7 @@ import math
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from gmtags.builder.model.steps import target_key
+from gmtags.ruleset.builder.steps import target_key
 from gmtags.ruleset.catalogs import RatingTarget
 from gmtags.ruleset.sheet import NumberField
 

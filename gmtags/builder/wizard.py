@@ -57,11 +57,11 @@ from typing import Any
 from gmtags.builder.answers import read_answers
 from gmtags.builder.build import build_character
 from gmtags.builder.dice import Dice
-from gmtags.builder.model.steps import AbilitiesStep, CatalogStep, FieldsStep, StartingGearStep
 from gmtags.errors import AnswersError
 from gmtags.jsonfile import dumps
 from gmtags.prompt.reminder import character_block
 from gmtags.prompt.text import signed
+from gmtags.ruleset.builder.steps import AbilitiesStep, CatalogStep, FieldsStep, StartingGearStep
 from gmtags.ruleset.model import Ruleset
 from gmtags.sheet.values import SheetValues
 from gmtags.state.snapshot import CharacterCard, Snapshot

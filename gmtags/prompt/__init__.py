@@ -11,8 +11,8 @@ from dataclasses import dataclass
 
 from gmtags.prompt.reminder import turn_reminder
 from gmtags.prompt.system import system_prompt
-from gmtags.ruleset.layers import effective_ruleset
 from gmtags.ruleset.model import Ruleset
+from gmtags.ruleset.played import effective_ruleset
 from gmtags.state.snapshot import Snapshot
 
 

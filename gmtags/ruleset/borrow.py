@@ -62,7 +62,7 @@ import copy
 import os
 import re
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
@@ -72,7 +72,7 @@ from pydantic import ValidationError
 from gmtags.errors import Problem, RulesetError
 from gmtags.log import get_logger
 from gmtags.ruleset.catalogs import BorrowSheet, Catalog, CatalogEntry
-from gmtags.ruleset.model import Ruleset
+from gmtags.ruleset.model import Borrowed, BorrowNote, Ruleset
 from gmtags.ruleset.validate.builder import check_builder_grants
 from gmtags.ruleset.validate.catalogs import (
     check_catalog_checks,
@@ -85,26 +85,6 @@ from gmtags.ruleset.validate.items import check_item_entries
 
 JsonObject = dict[str, Any]
 Library = Sequence[str | os.PathLike[str]]
-
-
-@dataclass(frozen=True, slots=True)
-class BorrowNote:
-    """One thing a borrowed catalog left out: at `path` (`catalogs.N`), why."""
-
-    path: str
-    message: str
-
-    def __str__(self) -> str:
-        return f"{self.path}: {self.message}"
-
-
-@dataclass(frozen=True)
-class Borrowed:
-    """What `borrow_catalogs` read: each borrowing catalog by id, the notes and the refusals."""
-
-    catalogs: Mapping[str, Catalog] = field(default_factory=lambda: MappingProxyType({}))
-    notes: tuple[BorrowNote, ...] = ()
-    problems: tuple[Problem, ...] = ()
 
 
 class _Left(Exception):

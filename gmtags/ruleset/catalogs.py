@@ -64,7 +64,7 @@ from gmtags.ruleset.items import CatalogItem
 from gmtags.ruleset.refs import Number, RulesetValueRef, StepTable
 from gmtags.ruleset.resolution import MechanicsCheck
 from gmtags.ruleset.resolution.common import Found, LineError, Loc, detail, problems_of
-from gmtags.ruleset.sheet import EntryContextual
+from gmtags.ruleset.sheet.lists import EntryContextual
 
 JsonObject = dict[str, Any]
 

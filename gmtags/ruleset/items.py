@@ -44,7 +44,7 @@ from pydantic import Field, TypeAdapter, model_validator
 from gmtags.ruleset.base import PromptSafe80, RulesetModel, SheetId
 from gmtags.ruleset.refs import RulesetValueRef
 from gmtags.ruleset.resolution.common import Found, Loc, distinct, raise_found
-from gmtags.ruleset.sheet import tagged
+from gmtags.ruleset.sheet.common import tagged
 from gmtags.ruleset.sheet.fields import (
     _BooleanShape,
     _DiceShape,

@@ -7,7 +7,7 @@ The top level, `license`, `coverage` and `clocks` are validated in full here;
 and `combat` and `battle` by `combat.py`, while `resolution`, `catalogs`,
 `layers`, `items`, `combat` and `battle` themselves stay the JSON the file
 holds (their typed views are the `…_model(s)` properties, parsed once).
-A ruleset derived for a game's active layers (`layers.effective_ruleset`) is a
+A ruleset derived for a game's active layers (`gmtags.ruleset.played.effective_ruleset`) is a
 `Ruleset` too, whose `layers_played` name them.
 Which sections gmtags executes in play is said in the README.
 """
@@ -15,12 +15,14 @@ Which sections gmtags executes in play is said in the README.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass, field
 from functools import cached_property
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Annotated, Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import Field, PrivateAttr, StringConstraints, field_validator
 
+from gmtags.errors import Problem
 from gmtags.ruleset.base import (
     PromptSafe80,
     PromptSafe160,
@@ -34,17 +36,48 @@ from gmtags.ruleset.clocks import ClocksConfig
 from gmtags.ruleset.combat import Battle, Combat, parse_battle, parse_combat
 from gmtags.ruleset.gm import GmText
 from gmtags.ruleset.items import Items, parse_items
-from gmtags.ruleset.layers import MAX_LAYERS, Layer, Played, parse_layers
+from gmtags.ruleset.layers import MAX_LAYERS, Layer, parse_layers
 from gmtags.ruleset.party import Party
 from gmtags.ruleset.resolution import Resolution, parse_resolution
 from gmtags.ruleset.resolution.shared import ResolutionCommon
 from gmtags.ruleset.rests import Rest
 from gmtags.ruleset.sheet import Sheet
 
-if TYPE_CHECKING:
-    from gmtags.ruleset.borrow import Borrowed, BorrowNote
-
 JsonObject = dict[str, Any]
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Played:
+    """What an effective ruleset was derived from: its base, the layers applied, what they hide.
+
+    Compared by identity: each is made once per base and set of layers (and comparing its
+    base would compare the base's derived rulesets in turn).
+    """
+
+    base: Ruleset
+    layers: tuple[Layer, ...]
+    hidden: Mapping[str, CatalogEntry]
+
+
+@dataclass(frozen=True, slots=True)
+class BorrowNote:
+    """One thing a borrowed catalog left out: at `path` (`catalogs.N`), why."""
+
+    path: str
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.path}: {self.message}"
+
+
+@dataclass(frozen=True)
+class Borrowed:
+    """What `gmtags.ruleset.borrow.borrow_catalogs` read: each borrowing catalog by id, the
+    notes and the refusals."""
+
+    catalogs: Mapping[str, Catalog] = field(default_factory=lambda: MappingProxyType({}))
+    notes: tuple[BorrowNote, ...] = ()
+    problems: tuple[Problem, ...] = ()
 
 
 class License(RulesetModel):
@@ -252,7 +285,7 @@ class Ruleset(RulesetModel):
 
     def played_with(self, played: Played, changes: Mapping[str, Any]) -> Ruleset:
         """This ruleset with `changes` to its sections (each validated by the caller,
-        `layers.effective_ruleset`) and `played` recorded.
+        `gmtags.ruleset.played.effective_ruleset`) and `played` recorded.
 
         A new object built from the sections, not a copy: nothing parsed or cached
         from this one (`resolution_rules`, `catalog_models`, …) is carried over.

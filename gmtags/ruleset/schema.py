@@ -35,7 +35,7 @@ from pydantic import BaseModel, TypeAdapter
 from pydantic.json_schema import GenerateJsonSchema, JsonSchemaValue
 from pydantic_core import CoreSchema
 
-from gmtags.builder.model import BUILDER
+from gmtags.ruleset.builder import BUILDER
 from gmtags.ruleset.catalogs import CATALOGS
 from gmtags.ruleset.combat import BATTLE, COMBAT
 from gmtags.ruleset.gm import GmText

@@ -27,7 +27,7 @@ entries are the ruleset's typed catalogs (`Ruleset.catalog_models`), whose
 `mechanics.cost` the import has validated.
 
 An entry a game's layers hide is not offered (SPEC §4): the ruleset the game
-plays (`gmtags.ruleset.layers.effective_ruleset`) leaves it out of its
+plays (`gmtags.ruleset.played.effective_ruleset`) leaves it out of its
 catalogs, so a `use` of it is `unknown-entry` even when picked, while the rows
 the pick wrote stay on the card and keep what they gave (004).
 """

@@ -140,7 +140,7 @@ def read_value(shape: Any, stored: object) -> Scalar:
     longer offers reads as its default; text is cut to its length.
 
     A game's layers remove enum values (SPEC §4): the ruleset it plays
-    (`gmtags.ruleset.layers.effective_ruleset`) holds the narrowed field, so a
+    (`gmtags.ruleset.played.effective_ruleset`) holds the narrowed field, so a
     removed value reads as the layer's default here, and so in every check and
     `hideWhen` that reads the field (002: "un valor enum que el conjunto ya no
     ofrece es el predeterminado del campo"; "Esa fila nunca se lee mientras la

@@ -30,8 +30,8 @@ from __future__ import annotations
 
 from gmtags.limits import DEFAULT_LIMITS, Limits
 from gmtags.process import ProcessResult, new_context, new_seed, result_of, step
-from gmtags.ruleset.layers import effective_ruleset
 from gmtags.ruleset.model import Ruleset
+from gmtags.ruleset.played import effective_ruleset
 from gmtags.state.snapshot import Snapshot
 from gmtags.stream.views import VIEWS, View
 from gmtags.stream.window import Window

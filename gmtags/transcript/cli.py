@@ -76,8 +76,8 @@ import click
 from gmtags.cli_common import fail, layers_option, read_ruleset, read_snapshot, rulesets_option
 from gmtags.history.database import is_postgres
 from gmtags.jsonfile import dumps
-from gmtags.ruleset.layers import LayerChoiceError, chosen_layers
 from gmtags.ruleset.model import Ruleset
+from gmtags.ruleset.played import LayerChoiceError, chosen_layers
 from gmtags.state.snapshot import Snapshot
 from gmtags.transcript.tasks import Command, Outcome, Task, largest_first, run_file
 

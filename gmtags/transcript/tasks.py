@@ -22,8 +22,9 @@ from typing import Literal
 from gmtags.history.database import is_postgres
 from gmtags.history.records import HistoryError
 from gmtags.history.store import HistoryStore
-from gmtags.ruleset.layers import LayerChoiceError, start_layers
 from gmtags.ruleset.model import Ruleset
+from gmtags.ruleset.played import LayerChoiceError
+from gmtags.state.layers import start_layers
 from gmtags.state.snapshot import Snapshot
 from gmtags.transcript.chat import Chat, TranscriptError, parse_chat, read_chat_text, write_atomic
 from gmtags.transcript.layout import stored_start

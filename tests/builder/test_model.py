@@ -1,4 +1,4 @@
-"""`gmtags.builder.model`: the strict shapes of `sheet.builder` and the rules between its keys
+"""`gmtags.ruleset.builder`: the strict shapes of `sheet.builder` and the rules between its keys
 (004; BUILDER.md chunk A), each refused at its JSON path below `sheet.builder`."""
 
 from __future__ import annotations
@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from gmtags import load_ruleset
-from gmtags.builder.model import AbilitiesStep, Builder, CatalogStep, parse_builder
+from gmtags.ruleset.builder import AbilitiesStep, Builder, CatalogStep, parse_builder
 from tests.builder.samples import AT, builder, five_e, place, points, refused, step
 
 

@@ -14,7 +14,7 @@ from gmtags import Ruleset, Snapshot, load_ruleset, process
 from gmtags.checks.kinds import KINDS
 from gmtags.prompt import gm_instructions
 from gmtags.prompt.example import SAMPLE_NAME, SEED, _target, worked_exchange
-from gmtags.ruleset.layers import effective_ruleset
+from gmtags.ruleset.played import effective_ruleset
 from tests.conftest import FIXTURES, ROOT
 
 RULESETS = sorted(

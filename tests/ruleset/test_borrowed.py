@@ -14,8 +14,8 @@ from gmtags import RulesetError, Snapshot, load_ruleset, process
 from gmtags.cli import main
 from gmtags.ruleset.borrow import library_index, map_entry
 from gmtags.ruleset.catalogs import BorrowSheet
-from gmtags.ruleset.layers import effective_ruleset
 from gmtags.ruleset.model import Ruleset
+from gmtags.ruleset.played import effective_ruleset
 from tests.conftest import FIXTURES, REFERENCE_RULESETS, invoke
 
 LIBRARY = FIXTURES / "rulesets" / "library"

@@ -18,17 +18,10 @@ from pydantic import ValidationError
 
 from gmtags import Ruleset, Snapshot, load_ruleset
 from gmtags.errors import Problem
-from gmtags.ruleset.layers import (
-    Layer,
-    LayerChoiceError,
-    active_layers,
-    chosen_layers,
-    effective_ruleset,
-    parse_layers,
-    start_layers,
-)
+from gmtags.ruleset.layers import Layer, parse_layers
 from gmtags.ruleset.load import strip_comments
 from gmtags.ruleset.model import Ruleset as RulesetModel
+from gmtags.ruleset.played import LayerChoiceError, active_layers, chosen_layers, effective_ruleset
 from gmtags.ruleset.sheet import EnumField
 from gmtags.ruleset.validate.index import SheetIndex
 from gmtags.ruleset.validate.layers import (
@@ -37,6 +30,7 @@ from gmtags.ruleset.validate.layers import (
     check_layer_fields,
     check_layer_ladders,
 )
+from gmtags.state.layers import start_layers
 from tests.conftest import FIXTURES, REFERENCE_RULESETS
 
 LAYERED: dict[str, Any] = json.loads((FIXTURES / "rulesets" / "layers.json").read_text())

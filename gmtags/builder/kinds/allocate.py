@@ -92,9 +92,9 @@ from typing import TYPE_CHECKING, Any
 
 from gmtags.builder import targets
 from gmtags.builder.card import put
-from gmtags.builder.model.priced import SpendStep
-from gmtags.builder.model.steps import AllocateGroup, AllocateStep, target_key
 from gmtags.builder.targets import Spot
+from gmtags.ruleset.builder.priced import SpendStep
+from gmtags.ruleset.builder.steps import AllocateGroup, AllocateStep, target_key
 from gmtags.ruleset.catalogs import RatingTarget
 from gmtags.ruleset.refs import RulesetValueRef
 from gmtags.sheet.values import SheetValues

@@ -39,7 +39,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from gmtags.builder.model.priced import InitializeStep, Write
+from gmtags.ruleset.builder.priced import InitializeStep, Write
 from gmtags.ruleset.refs import RulesetValueRef
 from gmtags.sheet.values import read_value
 

@@ -42,8 +42,8 @@ from typing import TYPE_CHECKING, Any
 
 from gmtags.builder import dice as creation
 from gmtags.builder.answers import RecordedRoll
-from gmtags.builder.model.priced import Roll as RollModel
-from gmtags.builder.model.priced import RollStep
+from gmtags.ruleset.builder.priced import Roll as RollModel
+from gmtags.ruleset.builder.priced import RollStep
 from gmtags.sheet.values import read_value
 
 if TYPE_CHECKING:

@@ -43,7 +43,7 @@ import math
 from typing import TYPE_CHECKING, Any
 
 from gmtags.builder import priced_rows
-from gmtags.builder.model.priced import RowsStep
+from gmtags.ruleset.builder.priced import RowsStep
 from gmtags.ruleset.sheet.lists import SheetList
 from gmtags.sheet.holds import value_problem
 

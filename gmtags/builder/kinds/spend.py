@@ -77,9 +77,9 @@ from typing import TYPE_CHECKING, Any
 
 from gmtags.builder import pools
 from gmtags.builder.card import put
-from gmtags.builder.model.common import Cost
-from gmtags.builder.model.priced import Offer, SpendStep
 from gmtags.builder.targets import Spot, spot
+from gmtags.ruleset.builder.common import Cost
+from gmtags.ruleset.builder.priced import Offer, SpendStep
 from gmtags.sheet.values import SheetValues
 
 if TYPE_CHECKING:

@@ -140,7 +140,7 @@ from gmtags.ruleset.resolution.symbol_pool import (
     SymbolRung,
     SymbolSuccess,
 )
-from gmtags.ruleset.sheet import tagged
+from gmtags.ruleset.sheet.common import tagged
 
 Resolution = DiceSum | DicePool | DiceHighest | RollAgainst | SymbolPool
 """A ruleset's resolution, one model per kind."""

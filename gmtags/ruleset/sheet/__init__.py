@@ -6,7 +6,7 @@ play-time parts of the character builder (computed abilities, counted and
 filtered list sums, computed list columns, `startFrom`, row checks, list
 `contextual`, the longer `advancement` list and the raised limits). The guided
 `builder` itself is creation-time only: it is kept as the JSON object it is,
-validated strictly by `gmtags.builder.model` (its typed view is `builder_model`).
+validated strictly by `gmtags.ruleset.builder` (its typed view is `builder_model`).
 
 Shapes are checked here (every model is strict: unknown keys are refused);
 everything that needs to look across the sheet (ids that exist, live reads,
@@ -105,7 +105,7 @@ from gmtags.ruleset.sheet.live import (
 )
 
 if TYPE_CHECKING:
-    from gmtags.builder.model import Builder
+    from gmtags.ruleset.builder import Builder
 
 # ---------------------------------------------------------------------------
 # Advancement and the sheet
@@ -132,7 +132,7 @@ class WithBuilder(RulesetModel):
     @classmethod
     def _builder_model(cls, builder: JsonObject | None) -> JsonObject | None:
         """Validate `builder` strictly (004); errors keep their `….builder.…` paths."""
-        from gmtags.builder.model import parse_builder  # the builder reads the catalogs' models
+        from gmtags.ruleset.builder import parse_builder  # the builder reads the catalogs' models
 
         parse_builder(builder)
         return builder
@@ -140,7 +140,7 @@ class WithBuilder(RulesetModel):
     @cached_property
     def builder_model(self) -> Builder | None:
         """`builder` as its typed model, parsed once; `builder` stays the JSON the file holds."""
-        from gmtags.builder.model import parse_builder
+        from gmtags.ruleset.builder import parse_builder
 
         return parse_builder(self.builder)
 

@@ -1,14 +1,14 @@
 """004 (BUILDER.md chunk A): what `sheet.builder`, `party.builder` and catalog `grants` name.
 
 The shapes and the rules between the builder's own keys are the models'
-(`gmtags.builder.model`); these passes read the typed `Sheet.builder_model`
+(`gmtags.ruleset.builder`); these passes read the typed `Sheet.builder_model`
 (`Party.builder_model`) and check what needs the rest of the file, every
 problem at its JSON path (`sheet.builder.steps.3.catalog`):
 
 - `check_builder`: each step and the envelope against the sheet, the
   resolution's tiers, the catalogs and `items`;
 - `check_builder_reads`: the values a builder reads where 004 refuses some
-  (`gmtags.builder.reads`): a step's `when` and a slot count read only what
+  (`gmtags.ruleset.builder.reads`): a step's `when` and a slot count read only what
   earlier steps change; allocate budgets and limits never read what this step
   or a later one changes; pool budgets, offer conditions and limits and profile
   budgets never read a purchased target; a profile's `when` never reads what a
@@ -56,8 +56,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any, cast
 
-from gmtags.builder.crossref import BuilderCheck, check_steps, filters_of, item_ref, training_choice
-from gmtags.builder.model import (
+from gmtags.errors import Problem
+from gmtags.ruleset.builder import (
     AbilitiesStep,
     AllocateStep,
     Builder,
@@ -66,7 +66,14 @@ from gmtags.builder.model import (
     SpendStep,
     TrainedStep,
 )
-from gmtags.builder.reads import (
+from gmtags.ruleset.builder.crossref import (
+    BuilderCheck,
+    check_steps,
+    filters_of,
+    item_ref,
+    training_choice,
+)
+from gmtags.ruleset.builder.reads import (
     Value,
     describe,
     entry_changes,
@@ -75,7 +82,6 @@ from gmtags.builder.reads import (
     step_changes,
     target_value,
 )
-from gmtags.errors import Problem
 from gmtags.ruleset.catalogs import Catalog, CatalogEntry, Choice, Grants
 from gmtags.ruleset.model import Ruleset
 from gmtags.ruleset.refs import RulesetValueRef

@@ -13,7 +13,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from gmtags.builder.model import (
+from gmtags.errors import Problem
+from gmtags.ruleset.builder import (
     AbilitiesStep,
     AllocateStep,
     Builder,
@@ -30,8 +31,7 @@ from gmtags.builder.model import (
     TrainedStep,
     target_key,
 )
-from gmtags.builder.model.common import Target, given
-from gmtags.errors import Problem
+from gmtags.ruleset.builder.common import Target, given
 from gmtags.ruleset.catalogs import Catalog, TrainingChoice
 from gmtags.ruleset.model import Ruleset
 from gmtags.ruleset.refs import RulesetValueRef

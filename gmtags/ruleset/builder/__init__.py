@@ -48,7 +48,8 @@ from typing import Annotated, Any, Self
 
 from pydantic import Field, TypeAdapter, model_validator
 
-from gmtags.builder.model.common import (
+from gmtags.ruleset.base import RulesetModel, SheetId
+from gmtags.ruleset.builder.common import (
     MAX_POOL_BUDGET,
     Checked,
     Found,
@@ -60,8 +61,8 @@ from gmtags.builder.model.common import (
     Target,
     given,
 )
-from gmtags.builder.model.priced import InitializeStep, Offer, RollStep, RowsStep, SpendStep
-from gmtags.builder.model.steps import (
+from gmtags.ruleset.builder.priced import InitializeStep, Offer, RollStep, RowsStep, SpendStep
+from gmtags.ruleset.builder.steps import (
     STEPS,
     AbilitiesStep,
     AllocateStep,
@@ -74,7 +75,6 @@ from gmtags.builder.model.steps import (
     TrainedStep,
     target_key,
 )
-from gmtags.ruleset.base import RulesetModel, SheetId
 from gmtags.ruleset.catalogs import raise_catalog
 from gmtags.ruleset.refs import Number, RulesetValueRef, Scalar
 from gmtags.ruleset.resolution.common import distinct

@@ -1,6 +1,6 @@
 """The spend, rows, roll and initialize steps of `sheet.builder` (004, 1.153–1.162): what
 a creation pool buys, the player's own rows, creation rolls and starting values written once.
-Part of `gmtags.builder.model.steps`, which holds the tagged union of every kind."""
+Part of `gmtags.ruleset.builder.steps`, which holds the tagged union of every kind."""
 
 from __future__ import annotations
 
@@ -9,7 +9,8 @@ from typing import Annotated, Literal
 
 from pydantic import Field
 
-from gmtags.builder.model.common import (
+from gmtags.ruleset.base import RulesetModel, SheetId
+from gmtags.ruleset.builder.common import (
     Before,
     CellValue,
     Cost,
@@ -21,7 +22,6 @@ from gmtags.builder.model.common import (
     StepBase,
     Target,
 )
-from gmtags.ruleset.base import RulesetModel, SheetId
 from gmtags.ruleset.catalogs import (
     Text4000,
     by_json_type,

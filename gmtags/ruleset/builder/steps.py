@@ -13,7 +13,8 @@ from typing import Annotated, Literal
 
 from pydantic import Field
 
-from gmtags.builder.model.common import (
+from gmtags.ruleset.base import RulesetModel, SheetId
+from gmtags.ruleset.builder.common import (
     MAX_BUDGET,
     MAX_PICKS,
     Before,
@@ -27,8 +28,7 @@ from gmtags.builder.model.common import (
     Target,
     given,
 )
-from gmtags.builder.model.priced import InitializeStep, RollStep, RowsStep, SpendStep
-from gmtags.ruleset.base import RulesetModel, SheetId
+from gmtags.ruleset.builder.priced import InitializeStep, RollStep, RowsStep, SpendStep
 from gmtags.ruleset.catalogs import (
     DICE_PATTERN,
     CatalogText300,

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from gmtags.builder.model import (
+from gmtags.ruleset.builder import (
     AbilitiesStep,
     AllocateStep,
     AnyStep,
@@ -30,7 +30,7 @@ from gmtags.builder.model import (
     SpendStep,
     TrainedStep,
 )
-from gmtags.builder.model.common import Target, given
+from gmtags.ruleset.builder.common import Target, given
 from gmtags.ruleset.catalogs import Catalog, CatalogEntry
 from gmtags.ruleset.refs import RulesetValueRef
 from gmtags.ruleset.sheet import EnumField, EnumTableDerived
