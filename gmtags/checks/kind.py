@@ -1,4 +1,4 @@
-"""A resolution kind's parts, gathered in one value (`gmtags.typing.Kind`).
+"""A resolution kind's parts in one value (`KindParts`), and `Kind`: what gmtags asks of one.
 
 000, "Tipos de resolución": a ruleset resolves checks with one of five kinds.
 Each kind is one model file in `gmtags/ruleset/resolution/` and one file in
@@ -9,9 +9,9 @@ audit `rebuild` runs on its receipts. `gmtags.checks.kinds.KINDS` lists them.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, Protocol, TypeVar
 
 from gmtags.checks.context import CheckInput
 from gmtags.checks.receipts import Attrs
@@ -72,3 +72,57 @@ def ladder_line(rungs: Sequence[Rung] | None, describe: Callable[[Any], str]) ->
 def dc_rung(rung: Any) -> str:
     """A rung read by its `dc`: "Hard (9)"."""
     return f"{rung.label} ({rung.dc})"
+
+
+class Kind(Protocol):
+    """One resolution kind (000, "Tipos de resolución") and every part of the engine it brings.
+
+    `rules` is always the kind's own model (`model`), validated; `attrs` are a
+    receipt's attributes as written. `gmtags.checks.kinds.KINDS` holds one per
+    kind (`gmtags.checks.kind.KindParts`).
+    """
+
+    @property
+    def name(self) -> str:
+        """`resolution.kind` as a ruleset file spells it."""
+        ...
+
+    @property
+    def model(self) -> type[ResolutionRules]:
+        """The strict model of the kind's `resolution` object."""
+        ...
+
+    @property
+    def buys(self) -> frozenset[str]:
+        """What a standing spend may buy (000, "Gastar…"); empty: the kind has no spend."""
+        ...
+
+    @property
+    def charms(self) -> bool:
+        """Whether `use=` may apply a catalog entry's `mechanics.check` (000, "Un amuleto…")."""
+        ...
+
+    @property
+    def writes(self) -> str:
+        """The `resolution=` its receipts carry (SPEC §3)."""
+        ...
+
+    def resolve(self, rules: Any, check: CheckInput) -> CheckRecord:
+        """Roll one check under the kind's rules."""
+        ...
+
+    def tray_limit(self, rules: Any, limits: Limits) -> int:
+        """The most dice one check may throw (SPEC §8)."""
+        ...
+
+    def reminder(self, rules: Any) -> list[str]:
+        """The reminder lines that teach the GM the kind's options."""
+        ...
+
+    def audit(self, attrs: Mapping[str, str | None], faces: list[int], rules: Any) -> list[str]:
+        """What `rebuild` finds wrong in one of its receipts (SPEC §6)."""
+        ...
+
+    def faces(self, rules: Any, attrs: Mapping[str, str | None]) -> frozenset[int] | None:
+        """The face values its receipts may show (None: 1..S of `dice="NdS"`)."""
+        ...

@@ -13,8 +13,8 @@ from collections.abc import Mapping
 from types import MappingProxyType
 
 from gmtags.checks import dice_highest, dice_pool, dice_sum, roll_against, symbol_pool
+from gmtags.checks.kind import Kind
 from gmtags.ruleset.resolution import ResolutionRules
-from gmtags.typing import Kind
 
 KINDS: Mapping[str, Kind] = MappingProxyType(
     {

@@ -1,4 +1,5 @@
-"""The receipt of a rolled check, in the reference record layout (SPEC §3).
+"""A rolled check and its receipt's attributes, in the reference record layout (SPEC §3);
+the engine writes the receipt and its card (`gmtags.engine.check_tag`).
 
 ENGINE-NOTES §1: `skill`, `dc`, `rolls`, `used`, `modifier`, `total`, `result`,
 `mode`, `resolution`, `dice`, then the extras that apply in a fixed order
@@ -23,8 +24,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from gmtags.tags.card import check_card
-from gmtags.tags.receipt import Pairs, Receipt
+Pairs = tuple[tuple[str, str | None], ...]
+"""A receipt's attributes in order (`gmtags.tags.card.Pairs`): the engine writes the receipt."""
 
 Result = str
 """success, failure, critical_success or critical_failure."""
@@ -177,14 +178,6 @@ class CheckRecord:
             add(("outcome", self.outcome))
         return tuple(out)
 
-    def card(self) -> str:
-        """The check's card (SPEC §7.3), laid out by `gmtags.tags.card.check_card`:
-        `🎲 **Ward** · Bram · 2d6+4 vs 10 → 2, 5 · 11 · **success**`."""
-        return check_card(
-            self.skill, self.who, self.roll_words(), self.rolled_words(), self.score_words(),
-            self.outcome or self.result.replace("_", " "), self.extras(),
-        )  # fmt: skip
-
     def roll_words(self) -> str:
         """What was thrown and what it was read against: `3d10 ≥7 vs 2`, `1d100 ≤60`."""
         dice = self.dice or "no dice"
@@ -248,7 +241,3 @@ class CheckRecord:
         if self.no_sheet:
             out.append("no sheet")
         return out
-
-    def receipt(self, inputs: Pairs) -> Receipt:
-        """The receipt of this check, for a tag whose model-written attributes were `inputs`."""
-        return Receipt("skill_check", inputs, self.attrs(), self.card())

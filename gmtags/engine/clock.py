@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from gmtags.engine.context import Applied, Context
 from gmtags.state.snapshot import Clock, Snapshot, clock_key, clock_name_ok
-from gmtags.tags.card import clock_card
+from gmtags.tags.card import Pairs, clock_card
 from gmtags.tags.parse import ParsedTag
-from gmtags.tags.receipt import Pairs, Receipt, refused
+from gmtags.tags.receipt import Receipt, refused
 from gmtags.text import parse_int
 
 _ACTIONS = ("size", "tick", "clear")

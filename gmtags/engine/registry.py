@@ -9,9 +9,9 @@ from collections.abc import Mapping
 from types import MappingProxyType
 
 from gmtags.engine.clock import apply_clock
+from gmtags.engine.context import TagHandler
 from gmtags.engine.sheet import apply_sheet
 from gmtags.engine.skill_check import apply_skill_check
-from gmtags.typing import TagHandler
 
 HANDLERS: Mapping[str, TagHandler] = MappingProxyType(
     {

@@ -47,9 +47,9 @@ from gmtags.state.characters import PARTY_WHO, Character, party_members, resolve
 from gmtags.state.names import PARTY_KEY, normalize_name
 from gmtags.state.saves import raise_revision
 from gmtags.state.snapshot import EMPTY_LIVE, CharacterCard, LiveEntry, PartySheet, Snapshot
-from gmtags.tags.card import sheet_card
+from gmtags.tags.card import Pairs, sheet_card
 from gmtags.tags.parse import ParsedTag
-from gmtags.tags.receipt import Pairs, Receipt, refused
+from gmtags.tags.receipt import Receipt, refused
 from gmtags.text import parse_int
 
 ALIASES: Mapping[str, str] = MappingProxyType({"heal": "restore", "cast": "use"})

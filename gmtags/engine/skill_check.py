@@ -34,8 +34,9 @@ from gmtags.checks.context import NOTHING_BOUGHT, CheckInput, read_dc
 from gmtags.checks.contextual import Contextual, apply_contextual, effect_dice
 from gmtags.checks.dice import Tray
 from gmtags.checks.kinds import KINDS
-from gmtags.checks.request import CheckRequest, read_request
+from gmtags.checks.request import CheckRequest
 from gmtags.checks.spend import NOTHING, Payer, Purchase, purchase
+from gmtags.engine.check_tag import check_receipt, read_request
 from gmtags.engine.context import Applied, Context
 from gmtags.engine.sheet import character_pools
 from gmtags.ruleset.model import Ruleset
@@ -44,8 +45,9 @@ from gmtags.sheet import live
 from gmtags.sheet.numbers import CheckNumber, check_sheet, sheet_check_number
 from gmtags.sheet.values import SheetValues
 from gmtags.state.snapshot import LiveEntry, Snapshot
+from gmtags.tags.card import Pairs
 from gmtags.tags.parse import ParsedTag
-from gmtags.tags.receipt import Pairs, refused
+from gmtags.tags.receipt import refused
 
 _OVERRIDE_LISTS = {"skill": "skills", "save": "saves", "ability": "abilities"}
 
@@ -159,9 +161,9 @@ def apply_skill_check(tag: ParsedTag, snapshot: Snapshot, context: Context) -> A
         # nothing, so its receipt names no purchase and no row it did not pay for.
         check = CheckInput(request, unpaid, tray, context.limits, NOTHING_BOUGHT, values)
         record = kind.resolve(rules, check)
-        return Applied(snapshot, record.receipt(_inputs(tag)))
+        return Applied(snapshot, check_receipt(record, _inputs(tag)))
     after = snapshot
     entry = applied.entry if applied.entry is not None else bought.entry
     if entry is not None and number.character.key is not None:
         after = with_live(snapshot, number.character.key, entry)
-    return Applied(after, record.receipt(_inputs(tag)))
+    return Applied(after, check_receipt(record, _inputs(tag)))

@@ -33,10 +33,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from types import MappingProxyType
-from typing import TYPE_CHECKING
 
-if TYPE_CHECKING:
-    from gmtags.tags.receipt import Pairs
+Pairs = tuple[tuple[str, str | None], ...]
+"""A receipt's attributes in order, as a card reads them (`gmtags.tags.receipt.Receipt`)."""
 
 CHECK = "🎲"
 CLOCK = "🕒"

@@ -11,6 +11,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 
 from gmtags.limits import DEFAULT_LIMITS, Limits
+from gmtags.tags.card import Pairs, refused_card
 from gmtags.text import clean_value
 
 # SPEC §2: attributes only the engine writes. A model that writes them is
@@ -31,8 +32,6 @@ ENGINE_ATTRS: dict[str, frozenset[str]] = {
 }  # fmt: skip
 
 _ENGINE_OUTPUTS = frozenset({"result", "reason", "now", "raw", "recovered"})
-
-Pairs = tuple[tuple[str, str | None], ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,7 +125,5 @@ def refused(tag: str, inputs: Pairs, echo: Pairs, reason: str) -> Receipt:
 
     Its card says why in words (SPEC §7.3, `gmtags.tags.card.refused_card`).
     """
-    from gmtags.tags.card import refused_card  # the card module reads receipts' pairs
-
     outputs = (*echo, ("result", "refused"), ("reason", reason))
     return Receipt(tag, inputs, outputs, refused_card(tag, inputs, outputs))

@@ -26,10 +26,10 @@ sheet at the time), and whether `modifier`, `pool` or `dc` match the sheet.
 
 from __future__ import annotations
 
+from gmtags.checks.kind import Kind
 from gmtags.checks.kinds import kind_of
 from gmtags.checks.receipts import DICE, Attrs, is_int
 from gmtags.ruleset.model import Ruleset
-from gmtags.typing import Kind
 
 
 def _face_problems(kind: Kind, attrs: Attrs, faces: list[int], ruleset: Ruleset) -> list[str]:

@@ -10,7 +10,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from gmtags import Ruleset, Snapshot
-from gmtags.checks.request import CheckRequest, read_request
+from gmtags.checks.request import CheckRequest
+from gmtags.engine.check_tag import read_request
 from gmtags.engine.context import Context
 from gmtags.engine.skill_check import apply_skill_check
 from gmtags.limits import DEFAULT_LIMITS

@@ -21,8 +21,8 @@ import icepool
 from gmtags import Ruleset, Snapshot, load_ruleset
 from gmtags.checks.context import Bought, CheckInput
 from gmtags.checks.dice import Tray
-from gmtags.checks.request import read_request
 from gmtags.checks.symbol_pool import resolve_symbol_pool
+from gmtags.engine.check_tag import check_receipt, read_request
 from gmtags.limits import DEFAULT_LIMITS
 from gmtags.ruleset.resolution import SymbolPool
 from gmtags.sheet.numbers import check_number
@@ -65,7 +65,7 @@ def receipt(
     resolution = rules.resolution_rules
     assert isinstance(resolution, SymbolPool)
     record = resolve_symbol_pool(resolution, CheckInput(request, number, tray, DEFAULT_LIMITS))
-    return record.receipt(tuple((attr.key, attr.value) for attr in tag.attrs))
+    return check_receipt(record, tuple((attr.key, attr.value) for attr in tag.attrs))
 
 
 def out(

@@ -10,8 +10,9 @@ from hypothesis import strategies as st
 
 from gmtags import Limits, load_ruleset, process
 from gmtags.limits import DEFAULT_LIMITS
+from gmtags.tags.card import Pairs
 from gmtags.tags.parse import parse_span
-from gmtags.tags.receipt import ENGINE_ATTRS, Pairs, Receipt, refused, render_tag
+from gmtags.tags.receipt import ENGINE_ATTRS, Receipt, refused, render_tag
 from gmtags.tags.scan import find_spans
 from gmtags.tags.spell import TAG_NAMES
 from gmtags.text import clean_value
