@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from gmtags import Snapshot, load_ruleset, process
-from gmtags.history.replay import edit_message
 from gmtags.transcript import reprocess
+from gmtags.transcript.replay import edit_message
 from tests.transcript.conftest import CROWS, HEIST
 
 CHECKS = Path(__file__).resolve().parent.parent / "fixtures" / "rulesets" / "checks"

@@ -9,7 +9,7 @@ mantiene; reabrir el creador nunca vuelve a tirar."
 SPEC §10: a roll already in the answers is reused, never redrawn; a missing
 one is made from the answers' `seed`, "each roll from its own stream (seed,
 step, roll, attempt), so the order of answering never changes a roll"
-(`gmtags.history.seeds.derive_creation_seed`). A `best` roll (2 or 3 tries)
+(`gmtags.seeds.derive_creation_seed`). A `best` roll (2 or 3 tries)
 keeps every try's faces and reads the best total.
 
 Decisions where the sources are silent:
@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from gmtags.checks.dice import keep_highest
-from gmtags.history.seeds import derive_creation_seed
+from gmtags.seeds import derive_creation_seed
 
 MAX_CREATION_DICE = 100
 """The most dice one creation roll throws (a bound of ours: 004 names none; 5e's 4d6 and

@@ -8,10 +8,10 @@ stands (SPEC §6, §7.1).
   file or a PostgreSQL database (`database`), its tables versioned in `schema` and its
   snapshots stored as shared parts (`parts`);
 - `anchor`: the stored reply a request goes on from, found by content;
-- `seeds`: dice seeds derived from where a reply stands.
+- dice seeds derived from where a reply stands are `gmtags.seeds` (the builder uses them too).
 
 The operations on a saved chat (regenerate, continue, select a swipe, delete,
-edit) are in `gmtags.history.replay`, which is not imported here because it
+edit) are in `gmtags.transcript.replay`, which is not imported here because it
 builds on `gmtags.transcript`, which builds on this package.
 """
 

@@ -64,9 +64,9 @@ from gmtags.history.forms import snapshot_form
 from gmtags.history.parts import Split, assemble, manifest, part_ids, read_manifest, split
 from gmtags.history.records import HistoryError
 from gmtags.history.schema import FULL, PARTS, migrate
-from gmtags.history.seeds import derive_node_seed
 from gmtags.history.snapshots import SnapshotTable
 from gmtags.jsonfile import dumps
+from gmtags.seeds import derive_node_seed
 from gmtags.state.snapshot import Snapshot
 
 NodeKind = Literal["turn", "continue", "aside"]

@@ -19,7 +19,7 @@ becomes current only when a later request anchors on it; a request with
 neither a system nor an assistant message (SillyTavern's "Test Message") never
 does. Nothing is deleted: a reply no later request anchors on stops mattering.
 
-The reply's node, and so its seed (`gmtags.history.seeds`), is reserved when
+The reply's node, and so its seed (`gmtags.seeds`), is reserved when
 the request arrives, so two requests racing on one message get two nodes. The
 whole placement (finding the anchor, moving the current node, reserving the
 node) is one transaction of the store (`HistoryStore.placing`) holding the

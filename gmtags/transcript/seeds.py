@@ -6,11 +6,11 @@ the same file." The seed of swipe `k` of message `n` in chat `c` is the first
 
     sha256("gmtags-seed-v1" NUL c NUL decimal(n) NUL decimal(k))
 
-(UTF-8), with the top bit cleared (`gmtags.history.seeds`, which also derives
+(UTF-8), with the top bit cleared (`gmtags.seeds`, which also derives
 the proxy's seeds). `n` is the 0-based message line (metadata excluded), `k`
 the 0-based swipe.
 """
 
-from gmtags.history.seeds import derive_seed
+from gmtags.seeds import derive_seed
 
 __all__ = ["derive_seed"]

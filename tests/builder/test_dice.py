@@ -16,7 +16,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from gmtags.builder.dice import Dice, Roll, best_of, faces_problem, read_roll, throw
-from gmtags.history.seeds import derive_creation_seed
+from gmtags.seeds import derive_creation_seed
 
 COC_SIZ = Dice(count=2, sides=6, add=6, multiplier=5)
 """004's example: CoC's (2d6+6) x 5 is {count: 2, sides: 6, add: 6, multiplier: 5}."""

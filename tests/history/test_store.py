@@ -16,9 +16,9 @@ import pytest
 from gmtags import Snapshot
 from gmtags.history.fingerprint import fingerprint
 from gmtags.history.records import HistoryError
-from gmtags.history.seeds import derive_node_seed
 from gmtags.history.snapshots import snapshot_hash
 from gmtags.history.store import HistoryStore
+from gmtags.seeds import derive_node_seed
 from gmtags.transcript import Chat, read_chat
 from tests.history.conftest import count, rows, run_sql
 from tests.history.test_parts import built_card

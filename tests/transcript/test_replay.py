@@ -1,4 +1,4 @@
-"""gmtags/history/replay.py: regenerate, continue, select a swipe, delete, edit (SPEC §6)."""
+"""gmtags/transcript/replay.py: regenerate, continue, select a swipe, delete, edit (SPEC §6)."""
 
 from __future__ import annotations
 
@@ -6,14 +6,14 @@ import pytest
 
 from gmtags import Ruleset, Snapshot
 from gmtags.history.records import HistoryError
-from gmtags.history.replay import (
+from gmtags.transcript import Chat, named, rebuild, reprocess, state
+from gmtags.transcript.replay import (
     continue_from,
     delete_messages,
     edit_message,
     regenerate,
     select_swipe,
 )
-from gmtags.transcript import Chat, named, rebuild, reprocess, state
 from tests.conftest import count_snapshot_reads
 
 
