@@ -35,9 +35,9 @@ from typing import Any
 from click.testing import CliRunner
 
 from gmtags import Snapshot, load_ruleset
+from gmtags.commands.transcript import transcript
 from gmtags.history.store import HistoryStore
 from gmtags.transcript import parse_chat, read_chat, reprocess, state, write_chat
-from gmtags.transcript.cli import transcript
 from gmtags.transcript.layout import read_history
 from gmtags.transcript.stored import save_nodes, stored_state
 from gmtags.transcript.tasks import Task, run_file

@@ -20,12 +20,12 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from gmtags.cli_common import fail as _fail
-from gmtags.cli_common import layers_option, rulesets_option, with_layers, write_out
-from gmtags.cli_common import read_ruleset as _ruleset
-from gmtags.cli_common import read_snapshot as _snapshot
-from gmtags.cli_common import read_text as _read_text
-from gmtags.cli_common import write_state as _write_state
+from gmtags.commands.common import fail as _fail
+from gmtags.commands.common import layers_option, rulesets_option, with_layers, write_out
+from gmtags.commands.common import read_ruleset as _ruleset
+from gmtags.commands.common import read_snapshot as _snapshot
+from gmtags.commands.common import read_text as _read_text
+from gmtags.commands.common import write_state as _write_state
 from gmtags.errors import GmtagsError
 
 if TYPE_CHECKING:
@@ -45,32 +45,32 @@ class Subcommand:
 
 SUBCOMMANDS: dict[str, Subcommand] = {
     "character": Subcommand(
-        "gmtags.builder.cli",
+        "gmtags.commands.build",
         "character",
         "Build a character with the ruleset's guided builder.",
     ),
     "roll": Subcommand(
-        "gmtags.checks.roll_cli",
+        "gmtags.commands.roll",
         "roll_command",
         'Roll named symbol dice, like "2 ability 1 proficiency vs 2 difficulty".',
     ),
     "serve": Subcommand(
-        "gmtags.server.cli",
+        "gmtags.commands.serve",
         "serve_command",
         "Serve /v1/chat/completions with the GM instructions added and the replies ruled.",
     ),
     "sillytavern": Subcommand(
-        "gmtags.clients",
+        "gmtags.commands.sillytavern",
         "sillytavern",
         "Play inside SillyTavern with the gmtags extension.",
     ),
     "stream": Subcommand(
-        "gmtags.stream.cli",
+        "gmtags.commands.stream",
         "stream_command",
         "Process a model reply from stdin as it streams, flushing output as it goes.",
     ),
     "transcript": Subcommand(
-        "gmtags.transcript.cli",
+        "gmtags.commands.transcript",
         "transcript",
         "Reprocess, rebuild and read saved chats (SillyTavern or role/content JSONL).",
     ),
@@ -323,7 +323,7 @@ def demo_command(
         if given and not serve:
             raise click.UsageError(f"{option} goes with --serve")
     if serve:
-        from gmtags.server.cli import check_origins, token_for
+        from gmtags.commands.serve import check_origins, token_for
         from gmtags.server.demo import serve_demo
 
         token_for(host, token)

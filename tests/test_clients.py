@@ -12,7 +12,7 @@ import pytest
 from click.testing import CliRunner
 
 from gmtags.cli import main
-from gmtags.clients import extension_source, install_extension, sillytavern_problem
+from gmtags.commands.sillytavern import extension_source, install_extension, sillytavern_problem
 from tests.conftest import ROOT
 
 EXTENSION_FILES = {"manifest.json", "index.js", "style.css", "lib/receipts.js", "lib/cards.js"}

@@ -21,11 +21,11 @@ from hypothesis import strategies as st
 
 from gmtags import Ruleset, Snapshot, StreamProcessor, load_ruleset, process
 from gmtags.cli import main
+from gmtags.commands import serve as server_cli
+from gmtags.commands.transcript import transcript as transcript_group
 from gmtags.prompt import gm_instructions
 from gmtags.ruleset.played import effective_ruleset
-from gmtags.server import cli as server_cli
 from gmtags.server.config import ServerConfig
-from gmtags.transcript.cli import transcript as transcript_group
 from tests.conftest import FIXTURES, REFERENCE_RULESETS, Ran, invoke
 from tests.test_process import REPLIES
 

@@ -3,7 +3,7 @@
 `run_text` runs every chat, whatever runs it: the command's own process
 (`--jobs 1`), a worker process on this machine (`--jobs N`: `run_file`, which
 reads and writes the chat's files itself) or a Dask worker on another machine
-(`--dask`: `gmtags.transcript.cluster` sends it the text and the ruleset and
+(`--dask`: `gmtags.commands.cluster` sends it the text and the ruleset and
 writes the output it sends back). Where a chat ran therefore cannot change a
 byte of what is written for it.
 """

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from click.testing import CliRunner
 
-from gmtags.checks.roll_cli import roll_command
+from gmtags.commands.roll import roll_command
 from tests.checks.conftest import CHECKS
 
 GENESYS = str(CHECKS / "checks/genesys.json")

@@ -8,8 +8,8 @@ import httpx
 import openai
 import pytest
 
+from gmtags.commands.serve import serve_command
 from gmtags.server.auth import needs_token
-from gmtags.server.cli import serve_command
 from tests.conftest import invoke
 from tests.server.conftest import Proxy
 

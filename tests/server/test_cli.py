@@ -1,4 +1,4 @@
-"""gmtags/server/cli.py: the `serve` command's flags and its errors."""
+"""gmtags/commands/serve.py: the `serve` command's flags and its errors."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from gmtags.server import cli
+from gmtags.commands import serve as cli
 from gmtags.server.auth import TokenGate
 from gmtags.server.config import ServerConfig
 from gmtags.server.guard import Guard, Policy

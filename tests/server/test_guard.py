@@ -17,8 +17,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from gmtags.commands.serve import serve_command
 from gmtags.server.auth import needs_token
-from gmtags.server.cli import serve_command
 from gmtags.server.guard import Guard, Policy, host_name, normal_origin
 from tests.conftest import invoke
 from tests.server.conftest import Proxy

@@ -13,7 +13,7 @@ from typing import Any
 import click
 import pytest
 
-from gmtags.server import cli
+from gmtags.commands import serve as cli
 from gmtags.server.config import ServerConfig
 from gmtags.server.settings import (
     FIELDS,

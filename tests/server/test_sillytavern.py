@@ -34,7 +34,7 @@ class TestHideReceiptsScript:
         """`gmtags sillytavern regex` prints the script, from a clone or from the wheel."""
         from click.testing import CliRunner
 
-        from gmtags.clients import sillytavern
+        from gmtags.commands.sillytavern import sillytavern
 
         printed = CliRunner().invoke(sillytavern, ["regex"])
         assert printed.exit_code == 0 and json.loads(printed.output) == _script()

@@ -773,7 +773,7 @@ class TestApi:
 
 def run_cli(*args: str, stdin: bytes) -> subprocess.CompletedProcess[bytes]:
     code = (
-        "from gmtags.cli import main; from gmtags.stream.cli import stream_command;"
+        "from gmtags.cli import main; from gmtags.commands.stream import stream_command;"
         "main.add_command(stream_command); main()"
     )
     return subprocess.run(

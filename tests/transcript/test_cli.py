@@ -1,4 +1,4 @@
-"""gmtags/transcript/cli.py: `gmtags transcript reprocess|rebuild|state` (SPEC §6)."""
+"""gmtags/commands/transcript.py: `gmtags transcript reprocess|rebuild|state` (SPEC §6)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import threading
 from pathlib import Path
 
 from gmtags import Ruleset, Snapshot
-from gmtags.transcript.cli import transcript as transcript_group
+from gmtags.commands.transcript import transcript as transcript_group
 from gmtags.transcript.tasks import FULL_PASS_NEVER, Task, no_full_collections, run_file
 from tests.conftest import Ran, invoke
 from tests.transcript.conftest import CROWS, GOLDEN, GROUP, HEIST, PLAIN, START, copy_to
@@ -334,7 +334,7 @@ class TestRegistration:
     def test_runs_under_the_main_group(self, tmp_path: Path) -> None:
         """The group works once added to `gmtags.cli.main`, as the lead registers it."""
         code = (
-            "from gmtags.cli import main; from gmtags.transcript.cli import transcript; "
+            "from gmtags.cli import main; from gmtags.commands.transcript import transcript; "
             "main.add_command(transcript); main()"
         )
         done = reprocessed(tmp_path)

@@ -1,4 +1,4 @@
-"""gmtags/transcript/cluster.py: `transcript reprocess|rebuild --dask` on a real Dask cluster.
+"""gmtags/commands/cluster.py: `transcript reprocess|rebuild --dask` on a real Dask cluster.
 
 Every test runs the command itself (click's runner, in this process) against a
 `distributed.LocalCluster` and holds its files, exit code and stderr to what
@@ -17,8 +17,8 @@ import dask
 import pytest
 from distributed import LocalCluster
 
+from gmtags.commands.transcript import transcript as transcript_group
 from gmtags.history.store import HistoryStore
-from gmtags.transcript.cli import transcript as transcript_group
 from tests.conftest import Ran, invoke
 from tests.postgres import PostgresServer
 from tests.transcript.conftest import CROWS, GOLDEN, GROUP, HEIST, PLAIN, START, copy_to

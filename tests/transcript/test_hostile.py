@@ -17,10 +17,10 @@ import pytest
 from click.testing import CliRunner
 
 from gmtags import Ruleset, load_ruleset
+from gmtags.commands.transcript import transcript
 from gmtags.transcript import Chat, parse_chat, read_chat, reprocess
 from gmtags.transcript import chat as chat_module
 from gmtags.transcript.chat import TranscriptError
-from gmtags.transcript.cli import transcript
 from gmtags.transcript.jsontext import rewrite, splice, splice_all
 from tests.conftest import FIXTURES
 

@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from gmtags.cli_common import fail
+from gmtags.commands.common import fail
 from gmtags.ruleset.model import Ruleset
 from gmtags.state.snapshot import Snapshot
 from gmtags.transcript.chat import read_chat_text

@@ -14,7 +14,7 @@ import random
 import click
 
 from gmtags.checks.named_roll import BadRoll, roll_named
-from gmtags.cli_common import fail, read_ruleset
+from gmtags.commands.common import fail, read_ruleset
 from gmtags.ruleset.resolution import SymbolPool
 
 

@@ -34,7 +34,7 @@ from click.core import ParameterSource
 from starlette.applications import Starlette
 from uvicorn.supervisors import Multiprocess
 
-from gmtags.cli_common import (
+from gmtags.commands.common import (
     fail,
     layers_option,
     read_ruleset,

@@ -36,7 +36,7 @@ import click
 from gmtags.builder.answers import load_answers, read_answers
 from gmtags.builder.build import BuildResult, build_character
 from gmtags.builder.wizard import Wizard
-from gmtags.cli_common import (
+from gmtags.commands.common import (
     fail,
     guard,
     read_ruleset,

@@ -14,11 +14,11 @@ from typing import BinaryIO
 
 import click
 
-from gmtags.cli_common import fail as _fail
-from gmtags.cli_common import layers_option, rulesets_option, with_layers
-from gmtags.cli_common import read_ruleset as _ruleset
-from gmtags.cli_common import read_snapshot as _snapshot
-from gmtags.cli_common import write_state as _write_state
+from gmtags.commands.common import fail as _fail
+from gmtags.commands.common import layers_option, rulesets_option, with_layers
+from gmtags.commands.common import read_ruleset as _ruleset
+from gmtags.commands.common import read_snapshot as _snapshot
+from gmtags.commands.common import write_state as _write_state
 from gmtags.stream.processor import StreamProcessor
 
 READ_SIZE = 4096

@@ -24,7 +24,7 @@ from pathlib import Path
 
 import click
 
-from gmtags.cli_common import fail
+from gmtags.commands.common import fail
 
 FOLDER = "gmtags"
 """The extension's folder name under SillyTavern's third-party extensions."""
@@ -40,7 +40,7 @@ _SKIPPED = shutil.ignore_patterns("__pycache__", ".*")
 
 def extension_source() -> Path:
     """The extension's folder: inside the installed package, else the checkout's."""
-    here = Path(__file__).resolve().parent
+    here = Path(__file__).resolve().parent.parent  # the gmtags package
     for candidate in (here / "_clients" / "sillytavern", here.parent / "clients" / "sillytavern"):
         if (candidate / "manifest.json").is_file():
             return candidate

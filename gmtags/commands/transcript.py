@@ -6,7 +6,7 @@
 
 `CHAT.jsonl` may be a folder (every `*.jsonl` under it) or several files;
 `--jobs N` spreads them over N processes, or `--dask tcp://HOST:PORT` over the
-workers of an existing Dask cluster (SPEC §12, `gmtags.transcript.cluster`),
+workers of an existing Dask cluster (SPEC §12, `gmtags.commands.cluster`),
 with a progress bar when stderr is a terminal and a one-line summary on stderr
 at the end. Every chat, wherever it runs, is run by `gmtags.transcript.tasks`'
 one `run_text`.
@@ -73,7 +73,7 @@ from typing import Literal
 
 import click
 
-from gmtags.cli_common import fail, layers_option, read_ruleset, read_snapshot, rulesets_option
+from gmtags.commands.common import fail, layers_option, read_ruleset, read_snapshot, rulesets_option
 from gmtags.history.database import is_postgres
 from gmtags.jsonfile import dumps
 from gmtags.ruleset.model import Ruleset
@@ -205,7 +205,7 @@ def _execute(
         tasks = [replace(task, layers=chosen) for task in tasks]
     label = tasks[0].command if tasks else ""
     if dask is not None:
-        from gmtags.transcript.cluster import connect
+        from gmtags.commands.cluster import connect
 
         assert ruleset is not None
         with connect(dask) as cluster, _progress(len(tasks), label) as advance:
