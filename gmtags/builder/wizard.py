@@ -353,7 +353,11 @@ class Wizard:
             ids += [p for p in answer.get("picks", []) if p not in ids]
             found += [Item("pick", i) for i in ids]
         elif isinstance(step, StartingGearStep):
-            found += [Item("kit", kit.id) for kit in step.kits]
+            # 004 (1.109): strict offers only the kits that fit, "no hay lista de otro
+            # equipo"; a kit taken before stays listed, with why it no longer counts
+            taken = answer.get("kits", [])
+            offered = entry.get("offered", [])
+            found += [Item("kit", k.id) for k in step.kits if k.id in offered or k.id in taken]
         elif isinstance(step, FieldsStep):
             found += [Item("field", f) for f in step.fields]
         elif isinstance(step, AbilitiesStep):

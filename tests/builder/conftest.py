@@ -252,3 +252,78 @@ def five_e_builder() -> dict[str, Any]:
 @pytest.fixture(scope="session")
 def five_e() -> Ruleset:
     return load_ruleset(five_e_builder())
+
+
+SEED_EXAMPLE: dict[str, Any] = {
+    "tier": "proficient",
+    "steps": [
+        {"id": "race", "label": "Race", "kind": "catalog", "catalog": "races", "field": "race"},
+        {
+            "id": "subrace",
+            "label": "Subrace",
+            "kind": "catalog",
+            "catalog": "races",
+            "min": 0,
+            "within": {"step": "race", "filter": "parent"},
+        },
+        {
+            "id": "class",
+            "label": "Class",
+            "kind": "catalog",
+            "catalog": "classes",
+            "field": "class",
+        },
+        {"id": "level", "label": "Level", "kind": "fields", "fields": ["level", "background"]},
+        {
+            "id": "scores",
+            "label": "Ability Scores",
+            "kind": "abilities",
+            "methods": {
+                "pointBuy": {
+                    "budget": 27,
+                    "costs": [[8, 0], [9, 1], [10, 2], [11, 3], [12, 4], [13, 5], [14, 7], [15, 9]],
+                },
+                "standardArray": [15, 14, 13, 12, 10, 8],
+                "roll": {"count": 4, "sides": 6, "keep": 3},
+                "manual": True,
+            },
+        },
+        {"id": "skills", "label": "Proficiencies", "kind": "trained"},
+        {"id": "gear", "label": "Equipment", "kind": "startingGear"},
+    ],
+}
+"""004's own example builder, key for key as the seed prints it (its first JSON): the gear step
+names no kits."""
+
+SEED_RACES = {
+    "id": "races",
+    "label": "Races",
+    "feeds": ["features"],
+    "filters": [{"id": "parent", "label": "Race", "type": "text"}],
+    "entries": [
+        {
+            "id": "elf",
+            "label": "Elf",
+            "rows": feature("Darkvision"),
+            "grants": {"abilities": {"add": {"dex": 2}}, "trained": {"skills": ["perception"]}},
+        },
+        {
+            "id": "high-elf",
+            "label": "High Elf",
+            "filters": {"parent": "elf"},
+            "rows": feature("Cantrip"),
+            "grants": {"abilities": {"add": {"int": 1}}},
+        },
+    ],
+}
+"""One catalog for 004's race and subrace steps ("como una subraza nombra su raza": a subrace
+names its race in the `parent` filter)."""
+
+
+def seed_example() -> dict[str, Any]:
+    """The reference 5e file with 004's own example builder, unchanged, and the races and
+    classes catalogs it names."""
+    data = copy.deepcopy(FIVE_E)
+    data["catalogs"] = [*data.get("catalogs", []), *copy.deepcopy([SEED_RACES, CLASSES])]
+    data["sheet"]["builder"] = copy.deepcopy(SEED_EXAMPLE)
+    return data

@@ -12,7 +12,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from gmtags import RulesetError, Snapshot, load_ruleset, process
+from gmtags import Ruleset, RulesetError, Snapshot, load_ruleset, process
 from gmtags.builder.build import BuildResult, build_character
 from tests.builder.conftest import five_e_builder
 from tests.conftest import REFERENCE_RULESETS
@@ -515,9 +515,17 @@ class TestStartingGear:
         untaken = build_character(ruleset, answers(), mine)
         assert untaken.card["items"] == [{"ref": "equipment/dagger"}]
 
-    def test_strict_offers_only_kits_that_fit(self) -> None:
-        """004 (1.109): strict offers the kits whose fits holds on the sheet, and clears a
-        pick that stops fitting, with its reason."""
+    @staticmethod
+    def strict(plain_fits: dict[str, Any] | None = None) -> Ruleset:
+        """The 5e build with a strict gear step: a scholar's kit that fits INT 13 and up, and
+        a plain kit that fits everyone, or `plain_fits`."""
+        plain: dict[str, Any] = {
+            "id": "plain",
+            "label": "Plain kit",
+            "lines": [{"coins": "gp", "count": 5}],
+        }
+        if plain_fits is not None:
+            plain["fits"] = plain_fits
         data = five_e_builder()
         data["sheet"]["builder"]["steps"].append(
             {
@@ -532,7 +540,7 @@ class TestStartingGear:
                         "fits": {"value": {"abilityScore": "int"}, "atLeast": 13},
                         "lines": [{"coins": "gp", "count": 10}],
                     },
-                    {"id": "plain", "label": "Plain kit", "lines": [{"coins": "gp", "count": 5}]},
+                    plain,
                 ],
             }
         )
@@ -542,7 +550,12 @@ class TestStartingGear:
                 {"id": "coin", "label": "Coin", "units": [{"id": "gp", "label": "gp", "value": 1}]}
             ],
         }
-        ruleset = load_ruleset(data)
+        return load_ruleset(data)
+
+    def test_strict_offers_only_kits_that_fit(self) -> None:
+        """004 (1.109): strict offers the kits whose fits holds on the sheet, and clears a
+        pick that stops fitting, with its reason."""
+        ruleset = self.strict()
         dull = build_character(ruleset, answers(gear={"kits": ["scholar"]}))
         assert step(dull, "gear")["offered"] == ["plain"]
         assert step(dull, "gear")["inactive"] == [
@@ -555,6 +568,23 @@ class TestStartingGear:
         )
         assert step(bright, "gear")["active"] == ["scholar"]
         assert bright.card["builder"]["coins"] == {"gp": 10}
+
+    def test_strict_with_no_kit_fitting_shows_its_empty_state(self) -> None:
+        """004: "Sin equipo que encaje, el paso muestra su estado vacío y Next sigue
+        disponible": no kit fits, so the step offers none and its badge is 0; a kit taken
+        before is kept, not counted, with its reason. Once one fits, the step asks again."""
+        ruleset = self.strict({"value": {"field": "level"}, "atLeast": 5})
+        none_fit = build_character(ruleset, answers())
+        gear = step(none_fit, "gear")
+        assert (gear["shown"], gear["offered"], gear["pending"]) == (True, [], 0)
+        kept = step(build_character(ruleset, answers(gear={"kits": ["plain"]})), "gear")
+        assert (kept["active"], kept["pending"]) == ([], 0)
+        assert kept["inactive"] == [{"answer": "plain", "reason": "does not fit the sheet"}]
+        levelled = build_character(ruleset, answers(level={"fields": {"level": 5}}))
+        assert (step(levelled, "gear")["offered"], step(levelled, "gear")["pending"]) == (
+            ["plain"],
+            1,
+        )
 
 
 ANY_ANSWERS = st.fixed_dictionaries(

@@ -6,7 +6,13 @@ from __future__ import annotations
 from typing import Any
 
 from gmtags import load_ruleset
-from gmtags.ruleset.builder import AbilitiesStep, Builder, CatalogStep, parse_builder
+from gmtags.ruleset.builder import (
+    AbilitiesStep,
+    Builder,
+    CatalogStep,
+    StartingGearStep,
+    parse_builder,
+)
 from tests.builder.samples import AT, builder, five_e, place, points, refused, step
 
 
@@ -554,3 +560,18 @@ class TestStartingGear:
         kits[0]["lines"][0]["roll"] = "1d4"
         kits[1]["id"] = kits[0]["id"]
         assert refused(data) == [f"{at}.0.lines.0.roll", f"{at}.1.id"]
+
+    def test_a_step_may_list_no_kits(self) -> None:
+        """004's own example gear step is `{"id": "gear", "label": "Equipment", "kind":
+        "startingGear"}`, and "Sin equipo que encaje, el paso muestra su estado vacío y Next
+        sigue disponible": `kits` left out (or empty) loads as no kits; 24 is still the most."""
+        data = five_e()
+        kits = step(data, "gear").pop("kits")
+        model = load_ruleset(data).sheet.builder_model
+        assert model is not None
+        gear = model.steps[place(data, "gear")]
+        assert isinstance(gear, StartingGearStep) and gear.kits == []
+        step(data, "gear")["kits"] = []
+        load_ruleset(data)
+        step(data, "gear")["kits"] = [{**kits[0], "id": f"kit-{n}"} for n in range(25)]
+        assert refused(data) == [f"{steps_at(data, 'gear')}.kits"]

@@ -253,6 +253,32 @@ class TestOtherKinds:
         assert w.feed("4").startswith("picked Wizard's equipment")
         assert w.answers["steps"]["gear"] == {"kits": ["wizard-kit"]}
 
+    def test_strict_gear_lists_only_the_kits_that_fit(self) -> None:
+        """004 (1.109): strict "solo ofrece el equipo cuyo fits sea verdadero … no hay lista de
+        otro equipo", and "Sin equipo que encaje, el paso muestra su estado vacío y Next sigue
+        disponible": with no kit fitting the step shows its empty state; a kit taken before
+        stays listed with why it no longer counts."""
+        data = json.loads(RULESET_PATH.read_text(encoding="utf-8"))
+        gear = next(s for s in data["sheet"]["builder"]["steps"] if s["id"] == "gear")
+        gear["strict"] = True
+        for kit in gear["kits"]:
+            fits = 2 if kit["id"] == "wizard-kit" else 5
+            kit["fits"] = {"value": {"field": "level"}, "atLeast": fits}
+        ruleset = load_ruleset(data)
+        blank = Wizard(ruleset, seed=2026).feed("g gear")
+        assert "  (nothing to choose here for this character)" in blank
+        assert "[gear✓]" in blank.splitlines()[0]
+        taken = {"v": 1, "seed": 2026, "steps": {"gear": {"kits": ["fighter-kit"]}}}
+        w = Wizard(ruleset, answers=taken)
+        text = w.feed("g gear")
+        assert [i.value for i in w.items()] == ["fighter-kit"]  # at level 1 none fits
+        line = "   1. [!] Fighter's equipment  (kept, not counted: does not fit the sheet) - "
+        assert any(shown.startswith(line) for shown in text.splitlines())
+        w.feed("g level")
+        w.feed("1 2")
+        w.feed("g gear")
+        assert [i.value for i in w.items()] == ["fighter-kit", "wizard-kit"]
+
     def test_initialize_set(self) -> None:
         """An initialize step shows what Set writes; `set` writes it."""
         w = wizard()

@@ -20,8 +20,9 @@ Decisions where the seed and BUILDER.md are silent:
 - `within.step` names a catalog step declared earlier; `within` with no
   earlier pick offers nothing, never everything.
 - Starting kits (`startingGear`, "enumera el equipo inicial del conjunto")
-  have no home elsewhere in the file, so the step lists them: `kits` (1–24)
-  `{id, label, summary?, fits?, lines}`; a line is an item of an items catalog
+  have no home elsewhere in the file, so the step lists them: `kits` (0–24,
+  none when left out, as in 004's own example: the step then shows its empty
+  state) `{id, label, summary?, fits?, lines}`; a line is an item of an items catalog
   (`<catalog>/<entry>` with its fixed `count`) or coins (`{coins: <currency
   unit>, count | roll | countFrom, times?}`, 1.157).
 - An abilities step declares at least one method; `default` may sit beside

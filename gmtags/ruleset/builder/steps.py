@@ -499,11 +499,16 @@ class Kit(Ruled):
 
 class StartingGearStep(StepBase):
     """004, `startingGear`: the ruleset's starting kits (`kits`, ≤24, ids unique); `strict`
-    (1.109) offers only the kits that fit the sheet as it is."""
+    (1.109) offers only the kits that fit the sheet as it is.
+
+    `kits` may be left out, as 004's own example builder does (`{"id": "gear", "label":
+    "Equipment", "kind": "startingGear"}`): "Sin equipo que encaje, el paso muestra su
+    estado vacío y Next sigue disponible", so a step with no kits offers none and asks for
+    none."""
 
     kind: Literal["startingGear"]
     strict: bool | None = None
-    kits: Annotated[list[Kit], Field(min_length=1, max_length=24)]
+    kits: Annotated[list[Kit], Field(max_length=24)] = []
 
     def rules(self) -> Found:
         """Kit ids are unique in the step."""
