@@ -185,6 +185,7 @@ def settle(state: State, by_id: dict[str, Entry]) -> None:
     values = state.values()
     from gmtags.builder import profiles
 
+    profiles.decide_late(state, values)  # budgets-only profiles: read where budgets are
     accounts = {
         pool.id: open_account(pool, values, profiles.budget(state, pool))
         for pool in state.builder.pools

@@ -8,7 +8,11 @@ sheet as the steps before `step` leave it.
 
 Decisions where the seed is silent (BUILDER.md §3 where it has one):
 - A profile's `when` is read on the sheet as the steps before the first step any
-  profile lists leave it (§3.21).
+  profile lists leave it (§3.21). 004 lets a profile bring "sus propios pasos y
+  presupuestos": when no profile lists a step (budgets only), it is read where
+  those budgets are: on the sheet the pools settle on, before any purchase
+  (`gmtags.builder.pools`); with no pool settled, on the finished sheet, so the
+  builder still says which profile is the character's.
 - A step some profile lists is hidden, like a step whose `when` reads 0, while
   the character has no profile or a profile that does not list it: its answers
   are kept, it grants and pays nothing, its badge is 0 (G2).
@@ -49,8 +53,19 @@ def decide(state: State, step: Any) -> None:
     """Before `step` runs: the character's profile, read once, before the first listed step."""
     if state.profile_read or not state.builder.profiles or step.id not in listed(state.builder):
         return
+    _read(state, state.values())
+
+
+def decide_late(state: State, values: SheetValues | None = None) -> None:
+    """The profile of a builder whose profiles list no step, read once on `values` (the sheet
+    the pools settle on), else on the sheet as it is (the finished one; module doc)."""
+    if not state.profile_read and state.builder.profiles:
+        _read(state, values if values is not None else state.values())
+
+
+def _read(state: State, values: SheetValues) -> None:
+    """004: "El primer perfil cuyo when lee más de 0 es el del personaje"."""
     state.profile_read = True
-    values = state.values()
     state.profile = next((p.id for p in state.builder.profiles if values.value(p.when) > 0), None)
 
 
@@ -87,4 +102,4 @@ def cut_from(builder: Builder, step_id: str) -> frozenset[str]:
     return frozenset(ids[ids.index(step_id) :]) if step_id in ids else frozenset()
 
 
-__all__ = ["budget", "cut_from", "decide", "hidden", "listed", "slot_count"]
+__all__ = ["budget", "cut_from", "decide", "decide_late", "hidden", "listed", "slot_count"]

@@ -549,6 +549,7 @@ class State:
         ratings.free_ratings(self, by_id)
         for later in self.finishers:
             later(self, by_id)
+        profiles.decide_late(self)  # a budgets-only profile no pool has read yet
         for step in self.builder.steps:
             if isinstance(step, FieldsStep) and by_id[step.id]["shown"]:
                 self._fields_pending(step, by_id[step.id])

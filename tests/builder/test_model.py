@@ -13,7 +13,7 @@ from gmtags.ruleset.builder import (
     StartingGearStep,
     parse_builder,
 )
-from tests.builder.samples import AT, builder, five_e, place, points, refused, step
+from tests.builder.samples import AT, builder, five_e, messages, place, points, refused, step
 
 
 def steps_at(data: dict[str, Any], step_id: str) -> str:
@@ -575,3 +575,37 @@ class TestStartingGear:
         load_ruleset(data)
         step(data, "gear")["kits"] = [{**kits[0], "id": f"kit-{n}"} for n in range(25)]
         assert refused(data) == [f"{steps_at(data, 'gear')}.kits"]
+
+
+class TestProfiles:
+    def test_a_profile_may_bring_budgets_only(self) -> None:
+        """004: profiles let "un tipo de personaje, una carrera o un paquete aporten sus
+        propios pasos y presupuestos"; a profile with `budgets` and no `steps` loads."""
+        data = points()
+        for profile in builder(data)["profiles"]:
+            del profile["steps"]
+        model = load_ruleset(data).sheet.builder_model
+        assert model is not None
+        assert [(p.steps, list(p.budgets or {})) for p in model.profiles] == [
+            ([], ["bonus"]),
+            ([], ["bonus"]),
+        ]
+
+    def test_a_profile_may_bring_steps_only(self) -> None:
+        data = points()
+        del builder(data)["profiles"][1]["budgets"]
+        load_ruleset(data)
+
+    def test_a_profile_with_neither_steps_nor_budgets_is_refused(self) -> None:
+        """004 is silent on a profile that brings neither; it is refused at its path, saying
+        why, whether the keys are left out or empty."""
+        data = points()
+        at = f"{AT}.profiles"
+        profiles = builder(data)["profiles"]
+        del profiles[0]["steps"], profiles[0]["budgets"]
+        profiles[1].update(steps=[], budgets={})
+        problems = messages(data)
+        assert sorted(problems) == [f"{at}.0", f"{at}.1"]
+        assert problems[f"{at}.0"] == (
+            "a profile brings its own steps, budgets or both; this one has neither"
+        )

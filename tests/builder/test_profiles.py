@@ -87,6 +87,88 @@ class TestProfiles:
         assert again.pools == lunar.pools and again.card == lunar.card
 
 
+def budgets_only(*ids: str) -> Ruleset:
+    """The point-based sample with the profiles `ids` listing no steps: budgets only."""
+    data = points()
+    for profile in data["sheet"]["builder"]["profiles"]:
+        if profile["id"] in ids:
+            del profile["steps"]
+    return load_ruleset(data)
+
+
+class TestBudgetsOnlyProfiles:
+    """004: profiles let "un tipo de personaje, una carrera o un paquete aporten sus propios
+    pasos y presupuestos", and "Los budgets de un perfil sustituyen a los propios de esas
+    reservas": a profile may bring budgets and no steps."""
+
+    RULESET = budgets_only("dragon", "lunar")
+
+    def test_the_chosen_profile_s_budget_replaces_the_pool_s_own(self) -> None:
+        """Dragon-Blooded: bonus 15 replaces the pool's own 10; Lunar: 18."""
+        dragon = build(self.RULESET, type={"fields": {"dragon": 1}})
+        assert (dragon.profile, dragon.pools["bonus"]["budget"]) == ("dragon", 15)
+        lunar = build(self.RULESET, type={"fields": {"lunar": 1}})
+        assert (lunar.profile, lunar.pools["bonus"]["budget"]) == ("lunar", 18)
+
+    def test_with_no_profile_the_pool_keeps_its_own_budget(self) -> None:
+        result = build(self.RULESET, type={"fields": {}})
+        assert (result.profile, result.pools["bonus"]["budget"]) == (None, 10)
+        assert result.pools["occupation"]["budget"] == 20  # pools no profile names: their own
+
+    def test_no_step_is_hidden_by_them(self) -> None:
+        """004: "Un paso que enumera algún perfil solo se muestra mientras …": these profiles
+        list no step, so every step shows whatever the profile."""
+        for kind in ({"dragon": 1}, {"lunar": 1}, {}):
+            result = build(self.RULESET, type={"fields": kind})
+            assert shown(result, "aspect_gifts")["shown"] and shown(result, "moon_gifts")["shown"]
+
+    def test_switching_type_never_keeps_the_other_budget(self) -> None:
+        """004: "cambiar de tipo nunca conserva el presupuesto del otro tipo: las compras que
+        ya no cubre dejan de aplicarse hasta que el jugador las repara": 17 points of merits
+        fit the Lunar 18, not the Dragon-Blooded 15, and apply again on switching back."""
+        merits = {"rows": [{"name": "Ally", "cost": 9}, {"name": "Wealth", "cost": 8}]}
+        lunar = build(self.RULESET, type={"fields": {"lunar": 1}}, traits=merits)
+        assert lunar.pools["bonus"] == {"budget": 18, "spent": 17, "credit": 0, "remaining": 1}
+        dragon = build(self.RULESET, type={"fields": {"dragon": 1}}, traits=merits)
+        assert dragon.pools["bonus"]["budget"] == 15 and dragon.pools["bonus"]["spent"] < 17
+        assert dragon.pending["traits"] > lunar.pending["traits"]
+        again = build(self.RULESET, type={"fields": {"lunar": 1}}, traits=merits)
+        assert again.pools == lunar.pools and again.card == lunar.card
+
+    def test_beside_a_profile_with_steps(self) -> None:
+        """Dragon-Blooded brings steps and a budget, Lunar a budget only: a Lunar sees the
+        aspect gifts hidden and the Lunar 18; the profile is read before the first listed
+        step, as with steps."""
+        mixed = budgets_only("lunar")
+        lunar = build(mixed, type={"fields": {"lunar": 1}})
+        assert (lunar.profile, lunar.pools["bonus"]["budget"]) == ("lunar", 18)
+        assert not shown(lunar, "aspect_gifts")["shown"] and shown(lunar, "moon_gifts")["shown"]
+        dragon = build(mixed, type={"fields": {"dragon": 1}})
+        assert (dragon.profile, dragon.pools["bonus"]["budget"]) == ("dragon", 15)
+        assert shown(dragon, "aspect_gifts")["shown"]
+
+    def test_named_even_when_no_step_pays_from_its_pool(self) -> None:
+        """004: "El primer perfil cuyo when lee más de 0 es el del personaje, y el creador
+        indica cuál": read on the finished sheet when no pool is settled (here an INT
+        modifier the scores step gives)."""
+        data = five_e_builder()
+        data["sheet"]["builder"]["pools"] = [
+            {"id": "lore", "label": "Lore", "budget": {"const": 1}}
+        ]
+        data["sheet"]["builder"]["profiles"] = [
+            {
+                "id": "scholar",
+                "label": "Scholar",
+                "when": {"abilityMod": "int"},
+                "budgets": {"lore": {"const": 3}},
+            }
+        ]
+        ruleset = load_ruleset(data)
+        plain = build(ruleset, scores={"method": "pointBuy", "scores": {"int": 8}})
+        bright = build(ruleset, scores={"method": "pointBuy", "scores": {"int": 15}})
+        assert (plain.profile, bright.profile) == (None, "scholar")
+
+
 @settings(max_examples=40, deadline=None)
 @given(
     dragon=st.one_of(st.none(), st.integers(0, 1)),

@@ -36,6 +36,8 @@ Decisions where the seed and BUILDER.md are silent:
   is cumulative prices at strictly ascending values and names both bounds;
   `baseline` and `allowedRatings` lie within min..max; an `exchange` has no cost.
 - A catalog or rows step with a `pool` has a `cost` and the other way round.
+- A profile brings steps, budgets or both (004: "sus propios pasos y
+  presupuestos"); one bringing neither is refused, 004 being silent on it.
 - Constraints: `distinct` and `approved` take no `min`/`max`; `value` and
   `rows` need one of them. `ratingTiers` holds one map per target.
 - Rows steps: `required` names columns the step edits (when it names them);
@@ -217,15 +219,26 @@ class Constraint(Checked):
         return []
 
 
-class Profile(RulesetModel):
-    """004, `profiles[]{id, label, when, steps, budgets?}` (1.160): a kind of character's own
-    steps and pool budgets; the first whose `when` reads above 0 is the character's."""
+class Profile(Checked):
+    """004, `profiles[]{id, label, when, steps?, budgets?}` (1.160): a kind of character's own
+    steps and pool budgets; the first whose `when` reads above 0 is the character's.
+
+    004: profiles let "un tipo de personaje, una carrera o un paquete aporten sus propios
+    pasos y presupuestos", and "Los budgets de un perfil sustituyen a los propios de esas
+    reservas": a profile may bring steps, budgets or both, so either may be left out. 004
+    says nothing of a profile bringing neither; it is refused (it would bring nothing)."""
 
     id: SheetId
     label: Label
     when: Ref
-    steps: Annotated[list[StepId], Field(min_length=1, max_length=MAX_STEPS)]
+    steps: Annotated[list[StepId], Field(max_length=MAX_STEPS)] = []
     budgets: Annotated[dict[SheetId, Ref], Field(max_length=12)] | None = None
+
+    def rules(self) -> Found:
+        """Steps, budgets or both."""
+        if not self.steps and not self.budgets:
+            return [((), "a profile brings its own steps, budgets or both; this one has neither")]
+        return []
 
 
 class Builder(Ruled):
