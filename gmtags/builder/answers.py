@@ -51,6 +51,7 @@ Decisions where SPEC §10 is silent:
 from __future__ import annotations
 
 import os
+from collections.abc import Iterable
 from typing import Annotated, Any, Literal, Self
 
 from pydantic import (
@@ -178,13 +179,19 @@ def read_answers(data: Any) -> Answers:
     problem = data_problem(data, surrogates=False)
     if problem is not None:
         location, message = problem
-        raise AnswersError([Problem(json_path(location), message)])
+        raise AnswersError([Problem(_path(location), message)])
     try:
         return Answers.model_validate(data)
     except ValidationError as error:
         raise AnswersError(
-            Problem(json_path(item["loc"]), item["msg"]) for item in error.errors()
+            Problem(_path(item["loc"]), item["msg"]) for item in error.errors()
         ) from None
+
+
+def _path(location: Iterable[int | str]) -> str:
+    """The JSON path of a place in the answers, an empty key spelt `""` so that the path
+    still names it (`{"": 1}` is an unknown key at `""`, not at an empty path)."""
+    return json_path('""' if part == "" else part for part in location)
 
 
 def load_answers(source: str | os.PathLike[str] | dict[str, Any]) -> Answers:

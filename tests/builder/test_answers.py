@@ -99,6 +99,13 @@ class TestRefused:
         data = {"v": 1, "seeds": 1, "steps": {"race": {"pick": ["elf"]}}}
         assert refused(data) == ["seeds", "steps.race.pick"]
 
+    def test_an_empty_key_is_named(self) -> None:
+        """An unknown key named "" is refused at a path that names it (`""`), not at an
+        empty path that names no place, and a step named "" at `steps.""`."""
+        assert refused({"v": 1, "": 1}) == ['""']
+        assert refused({"v": 1, "steps": {"race": {"": []}}}) == ['steps.race.""']
+        assert refused({"v": 1, "steps": {"": {}}}) == ['steps."".[key]']
+
     def test_wrong_types(self) -> None:
         data = answers(
             race={"picks": "elf"},

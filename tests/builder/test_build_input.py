@@ -1,10 +1,12 @@
 """`build_character` on input of any JSON type (SPEC §1: it raises only `RulesetError` and
 `AnswersError` "on bad input of any JSON type, never `TypeError`, `KeyError` or
 `RecursionError`"; SPEC §8: "answers of the wrong shape (`null`, a number, a list where an
-object belongs) raise `AnswersError`"), for the answers, the card built on and the members."""
+object belongs) raise `AnswersError`"), for the answers, the card built on and the members,
+on every bundled example builder."""
 
 from __future__ import annotations
 
+import copy
 import json
 from typing import Any
 
@@ -12,13 +14,16 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from gmtags import AnswersError, build_character, load_ruleset
-from gmtags.errors import Problem
+from gmtags import AnswersError, Ruleset, build_character, load_ruleset
+from gmtags.builder.build import BuildResult
+from gmtags.builder.model import Builder
+from gmtags.errors import Problem, json_path
 from tests.conftest import FIXTURES
 from tests.json_values import JSON, replaced_somewhere
 
-FIVE_E = load_ruleset(FIXTURES / "rulesets" / "builder" / "5e-builder.json")
-CREW = load_ruleset(FIXTURES / "rulesets" / "builder" / "crew-builder.json")
+BUILDERS = FIXTURES / "rulesets" / "builder"
+FIVE_E = load_ruleset(BUILDERS / "5e-builder.json")
+CREW = load_ruleset(BUILDERS / "crew-builder.json")
 WIZARD: dict[str, Any] = json.loads(
     (FIXTURES / "answers" / "5e-half-elf-wizard.json").read_text(encoding="utf-8")
 )
@@ -160,3 +165,88 @@ class TestCardOfAnyType:
             build_character(FIVE_E, WIZARD, card)
         except AnswersError as error:
             assert all(problem.path.startswith("card") for problem in error.problems)
+
+
+def builder_of(ruleset: Ruleset) -> tuple[Builder, bool]:
+    """The ruleset's builder: its character builder, else its party sheet's (then a build
+    is a party build)."""
+    if ruleset.sheet.builder_model is not None:
+        return ruleset.sheet.builder_model, False
+    assert ruleset.party is not None and ruleset.party.builder_model is not None
+    return ruleset.party.builder_model, True
+
+
+EXAMPLES = {path.stem: load_ruleset(path) for path in sorted(BUILDERS.glob("*.json"))}
+"""Every bundled example builder (`fixtures/rulesets/builder/`), by name."""
+NO_STEP = "not a step of this builder"
+
+
+def build_any(ruleset: Ruleset, answers: Any) -> BuildResult:
+    """`build_character` with its builder's answers (a party build on no members)."""
+    _, party = builder_of(ruleset)
+    return build_character(ruleset, answers, party=party, members={} if party else None)
+
+
+def shaped(ruleset: Ruleset) -> dict[str, Any]:
+    """Answers of the right shape holding every answer key the document has, under each of
+    the builder's steps: a document whose every part a property test can put anything in."""
+    model, _ = builder_of(ruleset)
+    answer = {
+        "picks": ["x"],
+        "fields": {"f": 1, "g": "text", "h": True, "i": 1.5},
+        "method": "manual",
+        "scores": {"str": 10},
+        "kits": ["k"],
+        "priorities": {"g": 0},
+        "dots": {"ability/str": 1},
+        "buys": {"o": 1},
+        "rows": [{"name": "Bob"}],
+        "visited": True,
+        "rolls": {"r": {"faces": [3, 4], "attempt": 0}, "b": {"tries": [{"faces": [1]}]}},
+        "set": 1,
+    }
+    steps = {step.id: copy.deepcopy(answer) for step in model.steps}
+    return {"v": 1, "seed": 5, "described": False, "steps": steps, "choices": {"a/b": ["c"]}}
+
+
+class TestEveryExampleBuilder:
+    @pytest.mark.parametrize("name", list(EXAMPLES))
+    @PROPERTY
+    @given(answers=JSON)
+    def test_any_json_value_as_the_answers(self, name: str, answers: Any) -> None:
+        """SPEC §8: any JSON value (nested objects and arrays of any scalar) as the answers
+        to any bundled builder builds, or raises `AnswersError` with each problem at a path;
+        never another exception."""
+        try:
+            res = build_any(EXAMPLES[name], answers)
+        except AnswersError as error:
+            assert error.problems and all(p.path and p.message for p in error.problems)
+        else:
+            assert all(set(p) == {"path", "message"} for p in res.problems)
+
+    @pytest.mark.parametrize("name", list(EXAMPLES))
+    @PROPERTY
+    @given(data=st.data())
+    def test_any_json_anywhere_in_answers_of_the_right_shape(
+        self, name: str, data: st.DataObject
+    ) -> None:
+        """A step's answer of the wrong JSON type at any depth (any JSON value put at any
+        place of answers of the right shape) builds, or is refused with `AnswersError` at that
+        place or inside it: never another exception, never a problem somewhere else."""
+        ruleset = EXAMPLES[name]
+        at, answers = data.draw(replaced_somewhere(shaped(ruleset)))
+        place = json_path(at)
+        try:
+            build_any(ruleset, answers)
+        except AnswersError as error:
+            assert error.problems
+            for problem in error.problems:
+                assert problem.path == place or problem.path.startswith(place + "."), problem
+
+    @pytest.mark.parametrize("name", list(EXAMPLES))
+    def test_the_shaped_answers_build(self, name: str) -> None:
+        """The document the property above changes is itself of the right shape (so a
+        refusal there is the changed place's) and names only real steps."""
+        res = build_any(EXAMPLES[name], shaped(EXAMPLES[name]))
+        assert set(res.answers["steps"]) == set(shaped(EXAMPLES[name])["steps"])
+        assert [p for p in res.problems if p["message"] == NO_STEP] == []

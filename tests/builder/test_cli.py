@@ -4,14 +4,19 @@ sheet block (004, "Objetos accesibles sin llevarlos")."""
 from __future__ import annotations
 
 import json
+import tempfile
 from pathlib import Path
 from typing import Any
+
+import pytest
+from hypothesis import given, settings
 
 from gmtags import Snapshot, build_character, load_ruleset
 from gmtags.cli import main
 from gmtags.prompt.reminder import character_block
 from tests.builder.conftest import five_e_builder
 from tests.conftest import FIXTURES, REFERENCE_RULESETS, Ran, invoke
+from tests.json_values import JSON
 
 RULESET = FIXTURES / "rulesets" / "builder" / "5e-builder.json"
 ANSWERS = FIXTURES / "answers" / "5e-half-elf-wizard.json"
@@ -62,6 +67,60 @@ class TestBuild:
             "  v: Input should be 1",
             "  steps.race.pick: Extra inputs are not permitted",
         ]
+
+    @pytest.mark.parametrize(
+        ("answers", "called"),
+        [
+            ([], "an array"),
+            ([{"v": 1}], "an array"),
+            (3, "a number"),
+            ("v", "a string"),
+            (None, "null"),
+            (True, "a boolean"),
+        ],
+    )
+    def test_answers_that_are_no_object_exit_1_naming_the_file(
+        self, tmp_path: Path, answers: Any, called: str
+    ) -> None:
+        """SPEC §8: answers of the wrong shape ("`null`, a number, a list where an object
+        belongs") are refused with the library's own error: exit 1 (invalid answers), one
+        message naming the file and the place, no traceback."""
+        path = write(tmp_path / "a.json", answers)
+        ran = gmtags("character", "build", "--ruleset", RULESET, "--answers", path)
+        assert (ran.returncode, ran.stdout) == (1, "")
+        assert ran.stderr == (
+            f"gmtags: answers {path} are invalid:\n"
+            f"  (root): the answers are a JSON object, not {called}\n"
+        )
+
+    def test_a_wrong_type_deep_in_a_step_exits_1_at_its_path(self, tmp_path: Path) -> None:
+        """A roll's face that is text, deep in a step's answer, is named at its path."""
+        rolls = {"str": {"faces": [3, "4", 5]}}
+        answers = {"v": 1, "steps": {"scores": {"method": "roll", "rolls": rolls}}}
+        ran = gmtags(
+            "character",
+            "build",
+            "--ruleset",
+            RULESET,
+            "--answers",
+            write(tmp_path / "a.json", answers),
+        )
+        assert (ran.returncode, ran.stdout) == (1, "")
+        assert ran.stderr.splitlines()[1:] == [
+            "  steps.scores.rolls.str.faces.1: Input should be a valid integer"
+        ]
+
+    @settings(max_examples=60, deadline=None)
+    @given(answers=JSON)
+    def test_any_json_document_builds_or_exits_1(self, answers: Any) -> None:
+        """Any JSON value in the answers file builds (exit 0) or exits 1 naming the file,
+        never a traceback (the in-process run fails the test on any exception)."""
+        with tempfile.TemporaryDirectory() as folder:
+            path = write(Path(folder) / "a.json", answers)
+            ran = gmtags("character", "build", "--ruleset", RULESET, "--answers", path)
+        assert ran.returncode in (0, 1)
+        if ran.returncode == 1:
+            assert ran.stdout == "" and ran.stderr.startswith(f"gmtags: answers {path} ")
 
     def test_hostile_answers_file(self, tmp_path: Path) -> None:
         answers = tmp_path / "a.json"

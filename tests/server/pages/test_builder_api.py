@@ -9,12 +9,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
 from starlette.testclient import TestClient
 
 from gmtags import build_character, load_ruleset
 from gmtags.server.app import create_app
 from gmtags.server.config import ServerConfig
 from gmtags.state.snapshot import Snapshot
+from tests.json_values import JSON
 
 FIXTURES = Path(__file__).resolve().parents[3] / "fixtures"
 FIVE_E = FIXTURES / "rulesets" / "builder" / "5e-builder.json"
@@ -36,6 +38,13 @@ def client_for(path: Path, start: Snapshot | None = None) -> Iterator[TestClient
 
 @pytest.fixture
 def five_e() -> Iterator[TestClient]:
+    yield from client_for(FIVE_E)
+
+
+@pytest.fixture(scope="module")
+def any_five_e() -> Iterator[TestClient]:
+    """The 5e builder's server, one for a whole property test (the build endpoint is
+    stateless, so its examples share it)."""
     yield from client_for(FIVE_E)
 
 
@@ -93,6 +102,52 @@ class TestBuild:
         paths = {p["path"] for p in reply.json()["problems"]}
         assert paths == {"answers.v", "answers.steps.race.pick"}
         assert reply.json()["error"]
+
+    @pytest.mark.parametrize(
+        ("answers", "called"),
+        [
+            ([], "an array"),
+            ([{"v": 1}], "an array"),
+            (3, "a number"),
+            ("v", "a string"),
+            (None, "null"),
+            (False, "a boolean"),
+        ],
+    )
+    def test_answers_that_are_no_object_are_400_at_answers(
+        self, five_e: TestClient, answers: Any, called: str
+    ) -> None:
+        """SPEC §8: answers of the wrong shape ("`null`, a number, a list where an object
+        belongs") are the library's own error: a 400 JSON error at `answers`, never a 500."""
+        reply = five_e.post(BUILD, json={"answers": answers})
+        assert reply.status_code == 400
+        assert reply.json() == {
+            "error": "the answers or the card are invalid",
+            "problems": [
+                {"path": "answers", "message": f"the answers are a JSON object, not {called}"}
+            ],
+        }
+
+    def test_a_wrong_type_deep_in_a_step_is_400_at_its_path(self, five_e: TestClient) -> None:
+        """A roll's face that is text, deep in a step's answer, is named where it is."""
+        rolls = {"str": {"faces": [3, "4", 5]}}
+        answers = {"v": 1, "steps": {"scores": {"method": "roll", "rolls": rolls}}}
+        reply = five_e.post(BUILD, json={"answers": answers})
+        assert reply.status_code == 400
+        assert [p["path"] for p in reply.json()["problems"]] == [
+            "answers.steps.scores.rolls.str.faces.1"
+        ]
+
+    @settings(max_examples=60, deadline=None)
+    @given(answers=JSON)
+    def test_any_json_value_as_the_answers(self, any_five_e: TestClient, answers: Any) -> None:
+        """Any JSON value as the answers is built (200) or refused with a JSON error (400:
+        the NaN and infinities the body may hold too), never a 500."""
+        body = json.dumps({"answers": answers}).encode()
+        reply = any_five_e.post(BUILD, content=body, headers={"content-type": "application/json"})
+        assert reply.status_code in (200, 400), reply.text
+        if reply.status_code == 400:
+            assert reply.json()["error"] and reply.json()["problems"]
 
     def test_a_bad_card_is_400_at_its_place(self, five_e: TestClient) -> None:
         """A card that is not one is refused before the build, at `card.<place>`."""
