@@ -292,8 +292,25 @@ class _Run:
             profile=state.profile,
             dropped=dropped,
             answers=state.normalised_answers(),
-            problems=[{"path": p.path, "message": p.message} for p in state.problems],
+            problems=[
+                {"path": p.path, "message": p.message}
+                for p in [*state.problems, *_unknown_steps(self.builder, self.answers)]
+            ],
         )
+
+
+def _unknown_steps(builder: Builder, answers: Answers) -> list[Problem]:
+    """A problem at `steps.<id>` for each answer naming a step the builder does not have.
+
+    SPEC §10: `res.problems` lists "answers naming nothing real; never raised". The answer
+    stays in `res.answers` (a step renamed in the ruleset keeps what the player said) and
+    every other answer still counts."""
+    known = {step.id for step in builder.steps}
+    return [
+        Problem(f"steps.{step_id}", "not a step of this builder")
+        for step_id in answers.steps
+        if step_id not in known
+    ]
 
 
 __all__ = ["BuildResult", "build_character"]

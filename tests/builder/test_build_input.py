@@ -2,7 +2,8 @@
 `AnswersError` "on bad input of any JSON type, never `TypeError`, `KeyError` or
 `RecursionError`"; SPEC §8: "answers of the wrong shape (`null`, a number, a list where an
 object belongs) raise `AnswersError`"), for the answers, the card built on and the members,
-on every bundled example builder."""
+on every bundled example builder; and answers naming a step the builder does not have (SPEC
+§10: `res.problems` "for answers naming nothing real; never raised")."""
 
 from __future__ import annotations
 
@@ -24,6 +25,7 @@ from tests.json_values import JSON, replaced_somewhere
 BUILDERS = FIXTURES / "rulesets" / "builder"
 FIVE_E = load_ruleset(BUILDERS / "5e-builder.json")
 CREW = load_ruleset(BUILDERS / "crew-builder.json")
+POINTS = load_ruleset(BUILDERS / "points-builder.json")
 WIZARD: dict[str, Any] = json.loads(
     (FIXTURES / "answers" / "5e-half-elf-wizard.json").read_text(encoding="utf-8")
 )
@@ -250,3 +252,82 @@ class TestEveryExampleBuilder:
         res = build_any(EXAMPLES[name], shaped(EXAMPLES[name]))
         assert set(res.answers["steps"]) == set(shaped(EXAMPLES[name])["steps"])
         assert [p for p in res.problems if p["message"] == NO_STEP] == []
+
+
+def without_record(res: BuildResult) -> dict[str, Any]:
+    """What a build gives besides its answers and problems (the card without its builder
+    record, which keeps the answers)."""
+    card = {key: value for key, value in res.card.items() if key != "builder"}
+    return {
+        "card": card,
+        "pending": res.pending,
+        "steps": res.steps,
+        "pools": res.pools,
+        "ledger": res.ledger,
+        "profile": res.profile,
+        "dropped": res.dropped,
+    }
+
+
+class TestAnswersNamingNoStep:
+    def test_an_unknown_step_is_a_problem_at_its_path(self) -> None:
+        """SPEC §10: `res.problems` lists "answers naming nothing real; never raised": an
+        answer to a step the builder does not have is one problem at `steps.<id>`."""
+        answers = {**WIZARD, "steps": {**WIZARD["steps"], "spells": {"picks": ["fireball"]}}}
+        res = build_character(FIVE_E, answers)
+        assert res.problems == [{"path": "steps.spells", "message": NO_STEP}]
+
+    def test_the_answers_to_real_steps_still_apply(self) -> None:
+        """004: "Next y Back siguen disponibles incluso con elecciones incompletas o no
+        válidas": an answer to no step loses nothing else; the card, badges, pools and
+        ledger are the ones the real answers build, and the answer stays in `res.answers`."""
+        answers = {**WIZARD, "steps": {"Race": {"picks": ["elf"]}, **WIZARD["steps"]}}
+        res = build_character(FIVE_E, answers)
+        alone = build_character(FIVE_E, WIZARD)
+        assert without_record(res) == without_record(alone)
+        assert res.card["fields"]["class"] == "Wizard"
+        assert res.answers["steps"]["Race"] == {"picks": ["elf"]}
+        assert res.card["builder"]["answers"]["steps"]["Race"] == {"picks": ["elf"]}
+
+    def test_every_unknown_step_in_the_order_written(self) -> None:
+        """Each answer naming no step is its own problem, in the answers' order, after the
+        problems of the real steps' answers."""
+        steps = {"zeta": {}, "level": {"fields": {"level": "four"}}, "alpha": {"visited": True}}
+        res = build_character(FIVE_E, {"v": 1, "seed": 1, "steps": steps})
+        assert res.problems == [
+            {"path": "steps.level.fields.level", "message": "does not fit field 'level'"},
+            {"path": "steps.zeta", "message": NO_STEP},
+            {"path": "steps.alpha", "message": NO_STEP},
+        ]
+
+    def test_a_hidden_step_is_a_real_one(self) -> None:
+        """004: a step a profile does not list "solo se muestra mientras el perfil del
+        personaje sea uno de los que lo enumeran; sus respuestas se conservan mientras está
+        oculto y no conceden nada": an answer to it names a real step, no problem."""
+        res = build_character(POINTS, {"v": 1, "seed": 1, "steps": {"aspect_gifts": {}}})
+        hidden = next(step for step in res.steps if step["id"] == "aspect_gifts")
+        assert not hidden["shown"]
+        assert res.problems == []
+        assert res.answers["steps"]["aspect_gifts"] == {}
+
+    def test_a_party_build_knows_the_party_builder_s_steps(self) -> None:
+        """With `party`, the steps are the party builder's: one of them is real, and an
+        answer to no step of it is a problem while the real ones still apply."""
+        real = {"crew_type": {"picks": ["shadows"]}}
+        steps = {**real, "crew_typo": {"picks": ["shadows"]}}
+        res = build_character(CREW, {"v": 1, "seed": 1, "steps": steps}, party=True, members={})
+        alone = build_character(CREW, {"v": 1, "seed": 1, "steps": real}, party=True, members={})
+        assert res.problems == [{"path": "steps.crew_typo", "message": NO_STEP}]
+        assert alone.problems == []
+        assert without_record(res) == without_record(alone)
+
+    @pytest.mark.parametrize("name", list(EXAMPLES))
+    def test_every_example_builder(self, name: str) -> None:
+        """On every bundled builder, an answer to each of its steps is no problem and one to
+        a step it lacks is."""
+        model, _ = builder_of(EXAMPLES[name])
+        steps: dict[str, Any] = {step.id: {} for step in model.steps}
+        res = build_any(EXAMPLES[name], {"v": 1, "seed": 1, "steps": {**steps, "nowhere": {}}})
+        assert [p for p in res.problems if p["path"].count(".") <= 1] == [
+            {"path": "steps.nowhere", "message": NO_STEP}
+        ]

@@ -110,6 +110,21 @@ class TestBuild:
             "  steps.scores.rolls.str.faces.1: Input should be a valid integer"
         ]
 
+    def test_an_answer_to_no_step_is_reported_and_the_rest_built(self, tmp_path: Path) -> None:
+        """SPEC §10: answers naming nothing real are problems, never refused: the card of the
+        real answers is written (exit 0) and the answer to no step is named on stderr."""
+        answers = {"v": 1, "seed": 1, "steps": {"race": {"picks": ["elf"]}, "racce": {}}}
+        ran = gmtags(
+            "character",
+            "build",
+            "--ruleset",
+            RULESET,
+            "--answers",
+            write(tmp_path / "a.json", answers),
+        )
+        assert ran.returncode == 0 and json.loads(ran.stdout)["fields"]["race"] == "Elf"
+        assert "answers steps.racce: not a step of this builder" in ran.stderr.splitlines()
+
     @settings(max_examples=60, deadline=None)
     @given(answers=JSON)
     def test_any_json_document_builds_or_exits_1(self, answers: Any) -> None:

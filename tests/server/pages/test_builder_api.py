@@ -138,6 +138,18 @@ class TestBuild:
             "answers.steps.scores.rolls.str.faces.1"
         ]
 
+    def test_an_answer_to_no_step_is_a_problem_of_the_build(self, five_e: TestClient) -> None:
+        """SPEC §10: answers naming nothing real are `problems` of the result, never refused:
+        200, the real answers built, the answer to no step at its path."""
+        answers = {"v": 1, "seed": 1, "steps": {"race": {"picks": ["elf"]}, "racce": {}}}
+        reply = five_e.post(BUILD, json={"answers": answers})
+        assert reply.status_code == 200
+        body = reply.json()
+        assert body["card"]["fields"]["race"] == "Elf"
+        assert body["problems"] == [
+            {"path": "steps.racce", "message": "not a step of this builder"}
+        ]
+
     @settings(max_examples=60, deadline=None)
     @given(answers=JSON)
     def test_any_json_value_as_the_answers(self, any_five_e: TestClient, answers: Any) -> None:
