@@ -17,8 +17,8 @@ from hypothesis import strategies as st
 
 from gmtags import AnswersError, Ruleset, build_character, load_ruleset
 from gmtags.builder.build import BuildResult
-from gmtags.builder.model import Builder
 from gmtags.errors import Problem, json_path
+from gmtags.ruleset.builder import Builder
 from tests.conftest import FIXTURES
 from tests.json_values import JSON, replaced_somewhere
 

@@ -10,8 +10,8 @@ from typing import Any
 
 from gmtags import build_character, load_ruleset
 from gmtags.builder.build import BuildResult
-from gmtags.builder.model import StartingGearStep
 from gmtags.builder.wizard import Wizard
+from gmtags.ruleset.builder import StartingGearStep
 from gmtags.server.pages.builder_page import page_data
 from tests.builder.conftest import SEED_EXAMPLE, seed_example
 from tests.builder.test_cli import gmtags, write
