@@ -7,7 +7,7 @@ copia de filas pueden leer los catálogos del conjunto que alimentan las listas
 del grupo." So a party build is a character build over the party's sheet:
 `party_view` is the ruleset whose `sheet` holds the party's fields, lists and
 advancement and nothing else (no abilities, skills, saves or derived values:
-import already refuses a party builder naming them, `gmtags.ruleset.builder.crossref`),
+import already refuses a party builder naming them, `gmtags.ruleset.validate.builder_refs`),
 and the build runs on it unchanged.
 
 "Los campos de miembros se calculan a partir de los personajes tal como están
@@ -31,10 +31,10 @@ from typing import Any
 from pydantic import ValidationError
 
 from gmtags.errors import AnswersError, Problem, RulesetError, json_path
+from gmtags.ruleset.character_sheet import Sheet
 from gmtags.ruleset.memo import per_ruleset
 from gmtags.ruleset.model import Ruleset
 from gmtags.ruleset.party import Party
-from gmtags.ruleset.sheet import Sheet
 from gmtags.sheet.party import PartyValues
 from gmtags.state.snapshot import CharacterCard, Snapshot
 

@@ -32,6 +32,7 @@ from gmtags.ruleset.base import (
     RulesetModel,
 )
 from gmtags.ruleset.catalogs import Catalog, CatalogEntry, parse_catalogs
+from gmtags.ruleset.character_sheet import Sheet
 from gmtags.ruleset.clocks import ClocksConfig
 from gmtags.ruleset.combat import Battle, Combat, parse_battle, parse_combat
 from gmtags.ruleset.gm import GmText
@@ -41,7 +42,6 @@ from gmtags.ruleset.party import Party
 from gmtags.ruleset.resolution import Resolution, parse_resolution
 from gmtags.ruleset.resolution.shared import ResolutionCommon
 from gmtags.ruleset.rests import Rest
-from gmtags.ruleset.sheet import Sheet
 
 JsonObject = dict[str, Any]
 

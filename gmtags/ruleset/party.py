@@ -20,7 +20,8 @@ from pydantic import Field, model_validator
 from pydantic_core import PydanticCustomError
 
 from gmtags.ruleset.base import PromptSafe80, PromptSafe400, RulesetModel, SheetId
-from gmtags.ruleset.sheet import Advancement, LivePool, SheetField, SheetList, WithBuilder
+from gmtags.ruleset.character_sheet import Advancement, WithBuilder
+from gmtags.ruleset.sheet import LivePool, SheetField, SheetList
 
 if TYPE_CHECKING:
     pass

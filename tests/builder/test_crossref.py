@@ -1,4 +1,4 @@
-"""`gmtags.ruleset.validate.builder` (with `gmtags.ruleset.builder.crossref` and `.reads`): what a
+"""`gmtags.ruleset.validate.builder` (with its `builder_refs` and `builder_reads`): what a
 builder names in the rest of the file, the reads 004 refuses, catalog grants and the party
 builder (BUILDER.md chunk A), every problem at its path and all of them at once."""
 

@@ -7,6 +7,8 @@ filtered list sums, computed list columns, `startFrom`, row checks, list
 `contextual`, the longer `advancement` list and the raised limits). The guided
 `builder` itself is creation-time only: it is kept as the JSON object it is,
 validated strictly by `gmtags.ruleset.builder` (its typed view is `builder_model`).
+The section whole (`Sheet`: these parts, the builder and `advancement`) is
+`gmtags.ruleset.character_sheet`, above both.
 
 Shapes are checked here (every model is strict: unknown keys are refused);
 everything that needs to look across the sheet (ids that exist, live reads,
@@ -16,12 +18,6 @@ each problem is reported with its JSON path and all of them are reported.
 
 from __future__ import annotations
 
-from functools import cached_property
-from typing import TYPE_CHECKING, Annotated
-
-from pydantic import Field, field_validator
-
-from gmtags.ruleset.base import PromptSafe400, RulesetModel, SheetId
 from gmtags.ruleset.sheet.common import (
     Dice40,
     EnumValue,
@@ -104,72 +100,8 @@ from gmtags.ruleset.sheet.live import (
     WoundLevel,
 )
 
-if TYPE_CHECKING:
-    from gmtags.ruleset.builder import Builder
-
-# ---------------------------------------------------------------------------
-# Advancement and the sheet
-
-
-class Advancement(RulesetModel):
-    """The fields the GM may change for good with `op="advance"`.
-
-    002, "Ficha de grupo…": number, text or longtext fields; `text` is one
-    prompt-safe line of at most 400. 004, "Listas de avance más largas": up to 64.
-    """
-
-    fields: Annotated[list[SheetId], Field(max_length=64)]
-    text: PromptSafe400 | None = None
-
-
-class WithBuilder(RulesetModel):
-    """A sheet with a guided builder (004): the character sheet's `builder`, and the party
-    sheet's (002, "Creación compartida del grupo")."""
-
-    builder: JsonObject | None = None
-
-    @field_validator("builder")
-    @classmethod
-    def _builder_model(cls, builder: JsonObject | None) -> JsonObject | None:
-        """Validate `builder` strictly (004); errors keep their `….builder.…` paths."""
-        from gmtags.ruleset.builder import parse_builder  # the builder reads the catalogs' models
-
-        parse_builder(builder)
-        return builder
-
-    @cached_property
-    def builder_model(self) -> Builder | None:
-        """`builder` as its typed model, parsed once; `builder` stays the JSON the file holds."""
-        from gmtags.ruleset.builder import parse_builder
-
-        return parse_builder(self.builder)
-
-
-class Sheet(WithBuilder):
-    """The `sheet` section (strict; limits as the seeds raise them)."""
-
-    version: Annotated[int, Field(ge=1)]
-    sections: Annotated[list[Section], Field(max_length=20)] = []
-    abilities: Annotated[list[Ability], Field(max_length=20)] = []
-    skills: Annotated[list[Skill], Field(max_length=120)] = []
-    saves: Annotated[list[Save], Field(max_length=40)] = []
-    skill_tiers: Annotated[list[SheetId], Field(min_length=1, max_length=12)] | None = Field(
-        default=None, alias="skillTiers"
-    )
-    save_tiers: Annotated[list[SheetId], Field(min_length=1, max_length=12)] | None = Field(
-        default=None, alias="saveTiers"
-    )
-    bonus_range: BonusRange = Field(default=BonusRange(), alias="bonusRange")
-    fields: Annotated[list[SheetField], Field(max_length=240)] = []
-    derived: Annotated[list[Derived], Field(max_length=800)] = []
-    lists: Annotated[list[SheetList], Field(max_length=20)] = []
-    live: Live = Live()
-    advancement: Advancement | None = None
-
-
 __all__ = [
     "Ability",
-    "Advancement",
     "BonusRange",
     "BooleanColumn",
     "BooleanField",
@@ -221,7 +153,6 @@ __all__ = [
     "Save",
     "ScaleDerived",
     "Section",
-    "Sheet",
     "SheetField",
     "SheetList",
     "Short",
@@ -235,7 +166,6 @@ __all__ = [
     "Untrained",
     "UntrainedBy",
     "UntrainedWord",
-    "WithBuilder",
     "WoundKind",
     "WoundLevel",
     "tagged",

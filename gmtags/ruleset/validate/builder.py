@@ -8,7 +8,7 @@ problem at its JSON path (`sheet.builder.steps.3.catalog`):
 - `check_builder`: each step and the envelope against the sheet, the
   resolution's tiers, the catalogs and `items`;
 - `check_builder_reads`: the values a builder reads where 004 refuses some
-  (`gmtags.ruleset.builder.reads`): a step's `when` and a slot count read only what
+  (`gmtags.ruleset.validate.builder_reads`): a step's `when` and a slot count read only what
   earlier steps change; allocate budgets and limits never read what this step
   or a later one changes; pool budgets, offer conditions and limits and profile
   budgets never read a purchased target; a profile's `when` never reads what a
@@ -66,14 +66,10 @@ from gmtags.ruleset.builder import (
     SpendStep,
     TrainedStep,
 )
-from gmtags.ruleset.builder.crossref import (
-    BuilderCheck,
-    check_steps,
-    filters_of,
-    item_ref,
-    training_choice,
-)
-from gmtags.ruleset.builder.reads import (
+from gmtags.ruleset.catalogs import Catalog, CatalogEntry, Choice, Grants
+from gmtags.ruleset.model import Ruleset
+from gmtags.ruleset.refs import RulesetValueRef
+from gmtags.ruleset.validate.builder_reads import (
     Value,
     describe,
     entry_changes,
@@ -82,9 +78,13 @@ from gmtags.ruleset.builder.reads import (
     step_changes,
     target_value,
 )
-from gmtags.ruleset.catalogs import Catalog, CatalogEntry, Choice, Grants
-from gmtags.ruleset.model import Ruleset
-from gmtags.ruleset.refs import RulesetValueRef
+from gmtags.ruleset.validate.builder_refs import (
+    BuilderCheck,
+    check_steps,
+    filters_of,
+    item_ref,
+    training_choice,
+)
 from gmtags.ruleset.validate.index import SheetIndex
 
 # ---------------------------------------------------------------------------
