@@ -21,6 +21,7 @@ lint: $(STAMP)
 	$(BIN)/ruff check gmtags tests benchmarks scripts
 	$(BIN)/ruff format --check gmtags tests benchmarks scripts
 	$(BIN)/mypy gmtags
+	$(BIN)/lint-imports
 
 # The browser tests drive Debian's Chromium (playwright's own download cannot be reached).
 chromium:
