@@ -44,7 +44,7 @@ from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
 
-from gmtags.builder import described, priced_rows, profiles
+from gmtags.builder import described, pools, priced_rows, profiles
 from gmtags.builder import party as party_sheet
 from gmtags.builder import steps as kinds
 from gmtags.builder.answers import Answers, read_answers
@@ -212,6 +212,10 @@ class _Run:
     def build(self) -> None:
         for step in self.builder.steps:
             self.state.run_step(step)
+        if self.builder.pools:
+            # 004: every declared pool is there from the start at its budget, whether or
+            # not a shown step pays from it (an initialize step reads its `remaining`).
+            pools.register(self.state)
         self.state.finish()
 
     def values(self) -> SheetValues:

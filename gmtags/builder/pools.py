@@ -7,7 +7,8 @@ ocupación y los de interés personal. Los presupuestos son referencias de valor
 Su valor resuelto debe ser finito y estar entre 0 y 100.000. Una fuente que falta está
 'sin configurar'." A pool is worked out once every step has run (after the scores, the
 training and the allocate stages: BUILDER §2.2), in a finisher a priced catalog step or a
-spend step registers (`settle`): its budget is read on the sheet then, before any purchase;
+spend step registers (`settle`; the build registers it after the walk when no shown step
+did): its budget is read on the sheet then, before any purchase;
 the priced picks are paid first, then the spend steps buy (`gmtags.builder.kinds.spend`).
 `res.pools[<pool>]` is `{budget, spent, credit, remaining}`, remaining = budget − spent +
 credit, and every priced pick is a ledger line (`{step, offer: <entry>, delta: 1, price,
@@ -42,8 +43,12 @@ Decisions where the seed is silent:
 - The gate is read on the build before (as `offeredWhen` is, BUILDER §2.2 step 5): the
   finisher records what each pool could pay, and `unpaid` closes the rest on the next build.
 - Caps name offer `tags`; catalog entries have none, so only the credit limit holds a
-  credit pick. A pool no shown step pays from is still listed in `res.pools` once any step
-  settles the pools.
+  credit pick.
+- Every declared pool is in `res.pools` from the start, at its budget with nothing spent
+  (remaining = budget), whether or not a shown step pays from it: the build settles the
+  pools whenever the builder declares one (`gmtags.builder.build`), so an initialize step's
+  `remaining` reads an unused pool too (004: "lo que una reserva del creador ha dejado sin
+  gastar").
 - Profile `budgets` (D21) replace a pool's own budget (`gmtags.builder.profiles`). Priced
   rows (D19 rows, 1.206): a rows step can add its rows' prices as `Charge`s to
   `State.charges` before the pools settle, and they are paid as priced picks are.

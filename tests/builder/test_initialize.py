@@ -14,7 +14,7 @@ from gmtags import Ruleset, load_ruleset
 from gmtags.builder.build import BuildResult, build_character
 from gmtags.sheet.values import SheetValues
 from gmtags.state.snapshot import CharacterCard, LiveEntry
-from tests.builder.samples import BUILDERS, five_e, points
+from tests.builder.samples import BUILDERS, builder, five_e, points
 
 COC: dict[str, Any] = json.loads((BUILDERS / "coc-builder.json").read_text(encoding="utf-8"))
 
@@ -32,6 +32,15 @@ def answers(pow_faces: list[int], **steps: dict[str, Any]) -> dict[str, Any]:
 
 POW_65 = [4, 3, 6]
 POW_80 = [6, 5, 5]
+
+
+def unspent_points() -> dict[str, Any]:
+    """The point-based sample with every step paying from a pool hidden (`when` reads 0)."""
+    data = points()
+    for step in builder(data)["steps"]:
+        if "pool" in step:
+            step["when"] = {"const": 0}
+    return data
 
 
 def entry(result: BuildResult, step_id: str) -> dict[str, Any]:
@@ -152,16 +161,44 @@ class TestInitialize:
         result = build_character(load_ruleset(five_e()), ans)
         assert (result.card["fields"]["hp_max"], result.card["fields"]["xp"]) == (12, 0)
 
-    def test_remaining_with_no_pool_built_is_reported_not_faked(self) -> None:
-        """`xp ← remaining bonus`: while no step builds the pool, it is said and not written."""
-        result = build_character(load_ruleset(points()), {"v": 1, "steps": {"start": {"set": 1}}})
-        start = entry(result, "start")
-        if "bonus" in result.pools:  # the pools part has landed: the pool's remaining is read
-            assert result.card["fields"]["xp"] == result.pools["bonus"]["remaining"]
-        else:
-            assert start["reasons"] == ["pool 'bonus' is not built yet"]
-            assert "xp" not in result.card.get("fields", {})
+    def test_remaining_of_a_pool_no_step_pays_from(self) -> None:
+        """004's `{ "field": "xp", "remaining": "creation" }`: remaining is "lo que una
+        reserva del creador ha dejado sin gastar", so a pool no shown step pays from leaves
+        its whole budget, and Set writes it."""
+        result = build_character(
+            load_ruleset(unspent_points()), {"v": 1, "steps": {"start": {"set": 1}}}
+        )
+        assert result.pools["bonus"] == {"budget": 10, "spent": 0, "credit": 0, "remaining": 10}
+        assert result.card["fields"]["xp"] == 10
+        assert entry(result, "start")["writes"][1] == {
+            "field": "xp",
+            "now": None,
+            "value": 10,
+            "set": 10,
+        }
+
+    def test_remaining_is_what_the_pool_left(self) -> None:
+        """The sample's `xp ← remaining bonus` after a merit of 3 bonus points is paid."""
+        ans = {
+            "v": 1,
+            "steps": {"traits": {"rows": [{"name": "Quick", "cost": 3}]}, "start": {"set": 1}},
+        }
+        result = build_character(load_ruleset(points()), ans)
+        assert result.pools["bonus"]["remaining"] == 7
+        assert result.card["fields"]["xp"] == 7
         assert result.card["fields"]["luck_start"] == result.card["fields"]["luck"]
+
+    def test_remaining_of_a_pool_not_configured_is_not_faked(self) -> None:
+        """004: "Una fuente que falta está 'sin configurar'": such a pool has nothing left to
+        read, so the step says so and writes nothing for it."""
+        data = unspent_points()
+        builder(data)["pools"][2]["budget"] = {"const": 0.5}
+        result = build_character(load_ruleset(data), {"v": 1, "steps": {"start": {"set": 1}}})
+        assert "xp" not in result.card["fields"]
+        assert any(
+            reason.startswith("pool 'bonus' is not configured")
+            for reason in entry(result, "start")["reasons"]
+        )
 
 
 class TestInPlay:

@@ -25,13 +25,36 @@ def gifts(**more: Any) -> dict[str, Any]:
 
 class TestPools:
     def test_every_pool_is_listed(self) -> None:
-        """D1: `res.pools` holds each declared pool once a step pays from one."""
+        """D1: `res.pools` holds each declared pool, the one no step pays from too."""
         rules = ruleset([spend(ACCOUNTING)], [pool("points", 10), pool("other", 4)])
         result = build(rules, {})
         assert result.pools == {
             "points": {"budget": 10, "spent": 0, "credit": 0, "remaining": 10},
             "other": {"budget": 4, "spent": 0, "credit": 0, "remaining": 4},
         }
+
+    def test_a_pool_no_shown_step_pays_from_is_there_at_its_budget(self) -> None:
+        """004: "Declara hasta 12 reservas de creación en sheet.builder.pools": each pool is
+        there from the start at its budget, nothing spent, though the only step paying from
+        it is hidden (`when` reads 0) and nothing is answered."""
+        hidden = spend(ACCOUNTING) | {"when": {"field": "noble"}}
+        rules = ruleset([hidden], [pool("points", 10), pool("other", 4)])
+        result = build(rules)
+        assert result.pools == {
+            "points": {"budget": 10, "spent": 0, "credit": 0, "remaining": 10},
+            "other": {"budget": 4, "spent": 0, "credit": 0, "remaining": 4},
+        }
+        assert entry(result)["shown"] is False and entry(result)["reasons"] == []
+
+    def test_an_unused_pool_reads_its_budget_on_the_sheet(self) -> None:
+        """004: "Los presupuestos son referencias de valor no vivas": an unused pool's budget
+        is read on the sheet as a used one's is; out of range, "sin configurar" (budget 0)."""
+        hidden = spend(ACCOUNTING) | {"when": {"field": "noble"}}
+        rules = ruleset([hidden], [pool("points", {"field": "budget"})])
+        read = build(rules, card={"fields": {"budget": 12}})
+        assert read.pools["points"] == {"budget": 12, "spent": 0, "credit": 0, "remaining": 12}
+        beyond = build(rules, card={"fields": {"budget": 150_000}})
+        assert beyond.pools["points"] == {"budget": 0, "spent": 0, "credit": 0, "remaining": 0}
 
     def test_steps_share_a_pool_and_separate_pools_stay_apart(self) -> None:
         """Occupation and personal interest: two steps on one pool add up; another pool's

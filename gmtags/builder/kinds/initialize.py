@@ -30,8 +30,11 @@ Decisions where the sources are silent:
 - Set writes over the field's value, even one written by hand (the player asked for it);
   a hand edit after it is the player's, kept while the recorded value stands (SPEC §10).
 - A Ref is read as a number, within the field's limits; a fixed value that does not fit its
-  field is not written. `remaining` reads a builder pool's remaining (`res.pools`); a pool
-  no step has built is reported, and nothing is written for it.
+  field is not written. `remaining` reads a builder pool's remaining (`res.pools`), which
+  every declared pool has from the start ("lo que una reserva del creador ha dejado sin
+  gastar": its whole budget while nothing is spent), whether or not a shown step pays from
+  it. A pool whose budget is "sin configurar" has nothing left to read: it is reported, and
+  nothing is written for it.
 - `described: true` (the player's own word) writes nothing and keeps the record as it was.
 """
 
@@ -132,9 +135,12 @@ def entry_step(state: State, entry: Entry) -> Any:
 def _value(state: State, write: Write, shape: Any, entry: Entry) -> Any:
     """What Set would write now (`_NOTHING`, with a reason, when nothing can be written)."""
     if write.remaining is not None:
-        pool = state.pools.get(write.remaining)
-        if pool is None:
-            entry["reasons"].append(f"pool '{write.remaining}' is not built yet")
+        pool, account = state.pools.get(write.remaining), state.accounts.get(write.remaining)
+        if pool is None or account is None:  # import refuses a pool the builder lacks
+            entry["reasons"].append(f"pool '{write.remaining}' is not a pool of the builder")
+            return _NOTHING
+        if account.reason is not None:
+            entry["reasons"].append(f"pool '{write.remaining}' is {account.reason}")
             return _NOTHING
         return _fit(shape, pool["remaining"], write, entry)
     value = write.value
