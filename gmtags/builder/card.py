@@ -14,8 +14,15 @@ is listed in `res.dropped`)." The builder record on the card
   tier), that value, so that taking the builder's write away gives it back.
 
 Rows a pick wrote carry `_catalog` (the entry, as every picked row does) and
-`_pick` (the step): they are the builder's and rewritten on every build; rows
-without `_pick` are the player's. Item lines a kit wrote carry `_kit`.
+`_pick` (the step): they are the builder's, and come and go with the pick; rows
+without `_pick` are the player's. While the pick stays, the row the card holds for
+it stays as the card holds it (`Writer.picked_row`): 004, `stamp`, "El sello
+sustituye al valor inicial del catálogo. Las filas existentes y las ediciones
+posteriores en All fields siguen siendo del jugador", and a `fromWithin` stamp is
+written "una sola vez al añadir la fila". A new pick's row is written afresh,
+stamp and all. Rows a `rows` step wrote (marked `_row` too) are rebuilt from its
+answers on every build (`gmtags.builder.kinds.rows`). Item lines a kit wrote
+carry `_kit`.
 
 `player_layer` takes a card apart into the player's values and the
 overrides (builder values the player changed by hand); `Writer` collects what
@@ -34,6 +41,21 @@ SECTIONS = ("abilities", "skills", "saves", "bonuses", "fields")
 
 RECORD = "builder"
 _ABSENT = object()
+
+
+RowKey = tuple[str, str, str]
+"""A pick's row: its list, its entry (`_catalog`) and its step (`_pick`)."""
+
+
+def row_key(list_id: str, row: Any) -> RowKey | None:
+    """The key of a row a catalog pick wrote (None for any other row: the player's, or a
+    `rows` step's, which carries `_row`)."""
+    if not isinstance(row, dict) or "_row" in row:
+        return None
+    entry, step = row.get("_catalog"), row.get("_pick")
+    if not isinstance(entry, str) or not isinstance(step, str):
+        return None
+    return list_id, entry, step
 
 
 def split(path: str) -> tuple[str, str]:
@@ -77,6 +99,8 @@ class Layer:
     record: dict[str, Any] = field(default_factory=dict)
     """The builder record the card held (what a step saved at its last build: the values an
     initialize step wrote at "Set", …)."""
+    rows: dict[RowKey, list[dict[str, Any]]] = field(default_factory=dict)
+    """The rows picks wrote that the card holds, by `row_key`, in the card's order."""
 
 
 def _paths(kept: Any) -> dict[str, Any]:
@@ -118,8 +142,13 @@ def player_layer(card: Mapping[str, Any] | None) -> Layer:
         data["picks"] = picks
     else:
         data.pop("picks", None)
+    held: dict[RowKey, list[dict[str, Any]]] = {}
     for list_id, rows in list((data.get("lists") or {}).items()):
         if isinstance(rows, list):
+            for row in rows:
+                key = row_key(list_id, row)
+                if key is not None:
+                    held.setdefault(key, []).append(row)
             kept = [r for r in rows if not (isinstance(r, dict) and "_pick" in r)]
             data["lists"][list_id] = kept
             if not kept:
@@ -131,7 +160,7 @@ def player_layer(card: Mapping[str, Any] | None) -> Layer:
         data["items"] = [i for i in items if not (isinstance(i, dict) and "_kit" in i)]
         if not data["items"]:
             del data["items"]
-    return Layer(data, writes, overrides, old_picks, record)
+    return Layer(data, writes, overrides, old_picks, record, held)
 
 
 @dataclass
@@ -146,6 +175,8 @@ class Writer:
     writes: dict[str, Any] = field(default_factory=dict)
     under: dict[str, Any] = field(default_factory=dict)
     picks: list[str] = field(default_factory=list)
+    picked_rows: dict[RowKey, int] = field(default_factory=dict)
+    """How many rows of each pick this build has written."""
 
     def write(self, path: str, value: Any) -> None:
         """Write `value` at `path`, remembering the player's value underneath it."""
@@ -181,6 +212,21 @@ class Writer:
 
     def row(self, list_id: str, row: dict[str, Any]) -> None:
         self.base.setdefault("lists", {}).setdefault(list_id, []).append(row)
+
+    def picked_row(self, list_id: str, row: dict[str, Any]) -> None:
+        """A row a pick adds, marked `_catalog` and `_pick` (module doc): the `n`th row of
+        the pick in the list is the card's `n`th one while the card holds it, each of its cells
+        as the card holds it (a stamp as written when the row was added, a later All-fields
+        edit); only a cell the card's row lacks is taken from `row`."""
+        key = row_key(list_id, row)
+        if key is None:
+            raise ValueError("a pick's row is marked with its entry and its step")
+        n = self.picked_rows.get(key, 0)
+        self.picked_rows[key] = n + 1
+        held = self.layer.rows.get(key, []) if self.layer is not None else []
+        if n < len(held):
+            row = {**row, **copy.deepcopy(held[n])}
+        self.row(list_id, row)
 
     def item(self, line: dict[str, Any]) -> None:
         self.base.setdefault("items", []).append(line)

@@ -388,7 +388,8 @@ class State:
     def _stamp(self, step: CatalogStep, entry: CatalogEntry, value: object) -> object | None:
         """A stamp's value: as written, or read from the first parent pick the entry names, in
         selection order (1.130); None leaves the column unstamped (no parent, or its filter
-        missing or a list)."""
+        missing or a list). It goes into a row the pick adds; a row the card already holds for
+        the pick keeps its cells (`Writer.picked_row`)."""
         if not isinstance(value, FromWithin):
             return value
         if step.within is None:
@@ -421,7 +422,7 @@ class State:
                 stamped = self._stamp(step, entry, stamp)
                 if stamped is not None:
                     values[column] = stamped
-            self.writer.row(row.list, {**values, "_catalog": picked.ref, "_pick": step.id})
+            self.writer.picked_row(row.list, {**values, "_catalog": picked.ref, "_pick": step.id})
         grants = entry.grants
         if grants is None:
             return
@@ -671,7 +672,8 @@ class State:
                 ref = f"{choice.catalog}/{entry.id}"
                 self.writer.pick(ref)
                 for row in entry.rows or ():
-                    self.writer.row(row.list, {**row.values, "_catalog": ref, "_pick": shown["id"]})
+                    mark = {"_catalog": ref, "_pick": shown["id"]}
+                    self.writer.picked_row(row.list, {**row.values, **mark})
             shown["choices"].append(
                 {
                     "key": key,
