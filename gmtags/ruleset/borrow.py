@@ -73,6 +73,7 @@ from gmtags.errors import Problem, RulesetError
 from gmtags.log import get_logger
 from gmtags.ruleset.catalogs import BorrowSheet, Catalog, CatalogEntry
 from gmtags.ruleset.model import Borrowed, BorrowNote, Ruleset
+from gmtags.ruleset.read import read_json, read_validated
 from gmtags.ruleset.validate.builder import check_builder_grants
 from gmtags.ruleset.validate.catalogs import (
     check_catalog_checks,
@@ -97,10 +98,8 @@ class _Left(Exception):
 
 def _ruleset_id(path: Path) -> str | None:
     """The `id` a ruleset file carries, or None when it is no readable ruleset object."""
-    from gmtags.ruleset.load import _read
-
     try:
-        data = _read(path)
+        data = read_json(path)
     except (RulesetError, OSError):
         return None
     found = data.get("id") if isinstance(data, dict) else None
@@ -372,8 +371,6 @@ def _lent(
     reading: _Reading, catalog: Catalog, lenders: Mapping[str, Path]
 ) -> tuple[Ruleset, JsonObject] | None:
     """The lender's catalog JSON, or None with a note or a problem (module doc)."""
-    from gmtags.ruleset.load import read_validated
-
     borrow = catalog.from_
     assert borrow is not None
     path = lenders.get(borrow.ruleset)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import ast
+import importlib.util
 import json
 import shutil
 from pathlib import Path
@@ -291,3 +293,32 @@ class TestCli:
         """A `--rulesets` folder that does not exist is a usage error."""
         ran = invoke(main, "validate", BORROWER, "--rulesets", tmp_path / "nowhere")
         assert ran.returncode == 2
+
+
+def _imports(module: str) -> set[str]:
+    """The gmtags modules `module` imports anywhere in its file (inside functions too)."""
+    spec = importlib.util.find_spec(module)
+    assert spec is not None and spec.origin is not None
+    tree = ast.parse(Path(spec.origin).read_text(encoding="utf-8"))
+    found: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            found.add(node.module)
+        elif isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+    return {name for name in found if name.startswith("gmtags")}
+
+
+class TestImports:
+    def test_borrow_never_imports_load(self) -> None:
+        """`load` reads its borrowed catalogs through `borrow`, and `borrow` reads its lenders
+        through `read` (as `load` does): no chain of imports leads from `borrow` to `load`."""
+        seen: set[str] = set()
+        todo = ["gmtags.ruleset.borrow"]
+        while todo:
+            module = todo.pop()
+            if module not in seen:
+                seen.add(module)
+                todo.extend(_imports(module))
+        assert "gmtags.ruleset.read" in seen
+        assert "gmtags.ruleset.load" not in seen
