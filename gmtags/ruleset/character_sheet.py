@@ -11,10 +11,10 @@ from __future__ import annotations
 from functools import cached_property
 from typing import Annotated
 
-from pydantic import Field, field_validator
+from pydantic import Field, ValidationInfo, field_validator
 
 from gmtags.ruleset.base import PromptSafe400, RulesetModel, SheetId
-from gmtags.ruleset.builder import Builder, parse_builder
+from gmtags.ruleset.builder import Builder, BuilderRead, parse_builder, read_builder
 from gmtags.ruleset.sheet import (
     Ability,
     BonusRange,
@@ -43,6 +43,11 @@ class Advancement(RulesetModel):
     text: PromptSafe400 | None = None
 
 
+BUILDER_APART = "builder_apart"
+"""The validation context key with which a sheet leaves its `builder` unchecked: import reads
+it apart (`WithBuilder.builder_parts`), so that a problem in it hides nothing else."""
+
+
 class WithBuilder(RulesetModel):
     """A sheet with a guided builder (004): the character sheet's `builder`, and the party
     sheet's (002, "Creación compartida del grupo")."""
@@ -51,15 +56,26 @@ class WithBuilder(RulesetModel):
 
     @field_validator("builder")
     @classmethod
-    def _builder_model(cls, builder: JsonObject | None) -> JsonObject | None:
-        """Validate `builder` strictly (004); errors keep their `….builder.…` paths."""
-        parse_builder(builder)
+    def _builder_model(cls, builder: JsonObject | None, info: ValidationInfo) -> JsonObject | None:
+        """Validate `builder` strictly (004); errors keep their `….builder.…` paths. Import
+        reads it apart instead (context `BUILDER_APART`, `gmtags.ruleset.read`)."""
+        if not (info.context or {}).get(BUILDER_APART):
+            parse_builder(builder)
         return builder
 
     @cached_property
+    def builder_parts(self) -> BuilderRead:
+        """`builder` as import reads it (`gmtags.ruleset.builder.read_builder`): the parts that
+        parsed, which the validation passes check, and every problem, each at its location
+        below the builder."""
+        return read_builder(self.builder)
+
+    @cached_property
     def builder_model(self) -> Builder | None:
-        """`builder` as its typed model, parsed once; `builder` stays the JSON the file holds."""
-        return parse_builder(self.builder)
+        """`builder` as its typed model, parsed once; `builder` stays the JSON the file holds.
+        Raises `ValidationError` for a builder with problems (`parse_builder`)."""
+        read = self.builder_parts
+        return parse_builder(self.builder) if read.problems else read.builder
 
 
 class Sheet(WithBuilder):

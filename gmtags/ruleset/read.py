@@ -24,6 +24,8 @@ from gmtags.jsonfile import (
     spelt,
     text_problem,
 )
+from gmtags.ruleset.builder import read_builder
+from gmtags.ruleset.character_sheet import BUILDER_APART
 from gmtags.ruleset.model import Ruleset
 from gmtags.ruleset.validate import validate
 
@@ -123,27 +125,58 @@ _STAND_INS: dict[str, Any] = {
 the passes over the other sections can still run (they never read a stand-in: see `_parse`)."""
 
 
+_APART = {BUILDER_APART: True}
+"""Validation leaves the guided builders to `_builder_problems` (`WithBuilder.builder_parts`)."""
+
+
 def _parse(data: dict[str, Any]) -> tuple[Ruleset | None, list[Problem], frozenset[str]]:
     """The ruleset, the shape problems, and the top-level sections that have them.
 
     With shape problems, the model is built again from the file with each broken section
     left out (a stand-in where one is required), so that the passes reading only sound
-    sections still run and an author sees every problem in one round.
+    sections still run and an author sees every problem in one round. The guided builders
+    (004) are read apart, after the rest: a problem in one hides nothing else of its sheet,
+    and its passes check the parts of it that parsed.
     """
+    ruleset: Ruleset | None
     try:
-        return Ruleset.model_validate(data), [], frozenset()
+        ruleset = Ruleset.model_validate(data, context=_APART)
+        problems: list[Problem] = []
+        broken: frozenset[str] = frozenset()
     except ValidationError as error:
         items = error.errors()
-    problems = [Problem(json_path(item["loc"]), item["msg"]) for item in items]
-    if any(not item["loc"] for item in items):
-        return None, problems, frozenset()
-    broken = frozenset(str(item["loc"][0]) for item in items)
-    patched = {key: value for key, value in data.items() if key not in broken}
-    patched |= {key: _STAND_INS[key] for key in broken if key in _STAND_INS}
-    try:
-        return Ruleset.model_validate(patched), problems, broken
-    except ValidationError:
-        return None, problems, broken
+        problems = [Problem(json_path(item["loc"]), item["msg"]) for item in items]
+        if any(not item["loc"] for item in items):
+            return None, problems, frozenset()
+        broken = frozenset(str(item["loc"][0]) for item in items)
+        patched = {key: value for key, value in data.items() if key not in broken}
+        patched |= {key: _STAND_INS[key] for key in broken if key in _STAND_INS}
+        try:
+            ruleset = Ruleset.model_validate(patched, context=_APART)
+        except ValidationError:
+            ruleset = None
+    return ruleset, problems + _builder_problems(data, ruleset, broken), broken
+
+
+def _builder_problems(
+    data: dict[str, Any], ruleset: Ruleset | None, broken: frozenset[str]
+) -> list[Problem]:
+    """Every problem of `sheet.builder` and `party.builder`, each at its path: read from the
+    parsed sheet (`builder_parts`, which the passes read too), else from the file's JSON."""
+    problems: list[Problem] = []
+    for key in ("sheet", "party"):
+        owner = getattr(ruleset, key) if ruleset is not None and key not in broken else None
+        raw = data.get(key)
+        if owner is not None:
+            read = owner.builder_parts
+        elif isinstance(raw, dict) and isinstance(raw.get("builder"), dict):
+            read = read_builder(raw["builder"])
+        else:
+            continue
+        problems += [
+            Problem(json_path((key, "builder", *loc)), message) for loc, message in read.problems
+        ]
+    return problems
 
 
 def read_validated(source: str | os.PathLike[str] | Mapping[str, Any]) -> Ruleset:

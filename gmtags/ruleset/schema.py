@@ -145,6 +145,11 @@ _REFINE: dict[str, Refine] = {
     "check_prompt_safe": lambda _g, _f, s: {**s, "minLength": 1, "pattern": PROMPT_SAFE_PATTERN},
     "_prompt_safe": lambda _g, _f, s: {**s, "minLength": 1, "pattern": PROMPT_SAFE_PATTERN},
     "_state_value": lambda _g, _f, s: {**s, "minLength": 1, "pattern": STATE_VALUE_PATTERN},
+    # 004, the builder's lists ("Hasta 32 pasos"): the ceiling lives in the validator's closure.
+    "at_most.<locals>.validate": lambda _g, f, s: {
+        **s,
+        "maxItems": inspect.getclosurevars(f).nonlocals["limit"],
+    },
     # Values that must not repeat: enum and state values, clock sizes.
     "unique": lambda _g, _f, s: {**s, "uniqueItems": True},
     "ClocksConfig._distinct": lambda _g, _f, s: {**s, "uniqueItems": True},

@@ -498,7 +498,7 @@ class TestConstraintsProfilesReads:
         profiles[1]["budgets"] = {"essence": {"const": 3}}
         assert refused(data) == [f"{at}.0.steps.1", f"{at}.1.budgets.essence"]
         profiles[:] = [
-            {"id": f"p{n}", "label": "P", "when": {"field": "dragon"}, "steps": ["type"]}
+            {"id": f"p{n}", "label": "P", "when": {"field": "dragon"}, "steps": ["aspect_gifts"]}
             for n in range(17)
         ]
         assert refused(data) == [at]
@@ -509,7 +509,10 @@ class TestConstraintsProfilesReads:
         step(data, "level")["reads"] = {"before": "race"}
         step(data, "class")["reads"] = {"before": "gear"}
         step(data, "start")["reads"] = {"before": "scores"}
-        assert refused(data) == [f"{steps_at(data, 'level')}.reads"]
+        assert refused(data) == [
+            f"{steps_at(data, 'class')}.reads.before",
+            f"{steps_at(data, 'level')}.reads",
+        ]
         del step(data, "level")["reads"]
         assert refused(data) == [f"{steps_at(data, 'class')}.reads.before"]
         step(data, "class")["reads"] = {"before": "nope"}

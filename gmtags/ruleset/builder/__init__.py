@@ -2,15 +2,18 @@
 
 BUILDER.md chunk A. `parse_builder` reads the builder strictly: its shapes (every
 model strict, limits as 004 gives them, BUILDER §3.1: the hard ceilings only,
-never the Capability API gates) and every rule between its own keys, each at its
-path below the builder (`steps.3.max`). The rules within a step, a rating map or
-a constraint are reported as soon as that part's shapes are sound, beside every
-other part's problems; the rules across the envelope (ids that repeat, the steps
-and pools it names) once every part is sound, as a catalog's are. What needs
-the rest of the file (the sheet's fields, lists, abilities, skills and tiers,
-the catalogs, live reads, what a later step changes) is checked by
-`gmtags.ruleset.validate.builder`. `Sheet.builder` and `Party.builder` stay the
-JSON the file holds; their `builder_model` is what `parse_builder` gives.
+never the Capability API gates; a list over its ceiling is refused beside the
+problems of its items, `at_most`) and every rule between its own keys, each at
+its path below the builder (`steps.3.max`). The rules within a step, a rating
+map or a constraint are reported as soon as that part's shapes are sound, beside
+every other part's problems. Import reads it with `read_builder`, which also
+gives the parts that parsed: the rules across the envelope (ids that repeat, the
+steps and pools it names) run on those, whatever problem another part has. What
+needs the rest of the file (the sheet's fields, lists, abilities, skills and
+tiers, the catalogs, live reads, what a later step changes) is checked by
+`gmtags.ruleset.validate.builder`, on the same parts. `Sheet.builder` and
+`Party.builder` stay the JSON the file holds; their `builder_model` is the
+builder once it has no problem.
 
 Decisions where the seed and BUILDER.md are silent:
 - A builder has at least one step; step, pool, constraint, profile, allocate
@@ -47,9 +50,18 @@ Decisions where the seed and BUILDER.md are silent:
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Annotated, Any, Self
+from dataclasses import dataclass
+from types import MappingProxyType
+from typing import Annotated, Any, Self, cast
 
-from pydantic import Field, TypeAdapter, model_validator
+from pydantic import (
+    Field,
+    PrivateAttr,
+    TypeAdapter,
+    ValidationError,
+    ValidationInfo,
+    model_validator,
+)
 
 from gmtags.ruleset.base import RulesetModel, SheetId
 from gmtags.ruleset.builder.common import (
@@ -62,6 +74,7 @@ from gmtags.ruleset.builder.common import (
     StepBase,
     StepId,
     Target,
+    at_most,
     given,
 )
 from gmtags.ruleset.builder.priced import InitializeStep, Offer, RollStep, RowsStep, SpendStep
@@ -80,7 +93,7 @@ from gmtags.ruleset.builder.steps import (
 )
 from gmtags.ruleset.catalogs import raise_catalog
 from gmtags.ruleset.refs import Number, RulesetValueRef, Scalar
-from gmtags.ruleset.resolution.common import distinct
+from gmtags.ruleset.resolution.common import Loc, distinct
 
 __all__ = [
     "BUILDER",
@@ -89,6 +102,7 @@ __all__ = [
     "AllocateStep",
     "AnyStep",
     "Builder",
+    "BuilderRead",
     "CatalogStep",
     "ChoicesStep",
     "Constraint",
@@ -106,6 +120,7 @@ __all__ = [
     "StepBase",
     "TrainedStep",
     "parse_builder",
+    "read_builder",
     "target_key",
 ]
 
@@ -247,21 +262,53 @@ class Builder(Ruled):
     Up to 32 steps (ids unique, at most one abilities step), 12 pools, 40
     constraints and 16 profiles; every name of a step or pool within the
     builder names one it declares.
+
+    A builder `read_builder` gives may hold only the items that parsed: `place` says where
+    each sits in the file, and `may_hold` which names may be those of items left out.
     """
 
     tier: SheetId | None = None
-    steps: Annotated[list[Step], Field(min_length=1, max_length=MAX_STEPS)]
-    pools: Annotated[list[Pool], Field(max_length=12)] = []
-    rating_tiers: Annotated[list[RatingTiers], Field(max_length=160)] = Field(
+    steps: Annotated[list[Step], Field(min_length=1), at_most(MAX_STEPS, "steps")]
+    pools: Annotated[list[Pool], at_most(12, "pools")] = []
+    rating_tiers: Annotated[list[RatingTiers], at_most(160, "rating maps")] = Field(
         default=[], alias="ratingTiers"
     )
-    constraints: Annotated[list[Constraint], Field(max_length=40)] = []
-    profiles: Annotated[list[Profile], Field(max_length=16)] = []
+    constraints: Annotated[list[Constraint], at_most(40, "constraints")] = []
+    profiles: Annotated[list[Profile], at_most(16, "profiles")] = []
+
+    _places: dict[str, tuple[int, ...]] = PrivateAttr(default_factory=dict)
+    _unparsed: dict[str, frozenset[str] | None] = PrivateAttr(default_factory=dict)
 
     @model_validator(mode="after")
-    def _envelope_rules(self) -> Self:
-        raise_catalog(self.rules(), "Builder")
+    def _envelope_rules(self, info: ValidationInfo) -> Self:
+        if not (info.context or {}).get(_PARTS_ONLY):
+            raise_catalog(self.rules(), "Builder")
         return self
+
+    def place(self, key: str, index: int) -> int:
+        """Where the `index`-th item of the list `key` (`steps`, `pools`, `ratingTiers`,
+        `constraints`, `profiles`) sits in the file: the same index unless items before it
+        were left out (`read_builder`)."""
+        places = self._places.get(key)
+        return places[index] if places is not None else index
+
+    def whole(self, key: str) -> bool:
+        """True when every item of the list `key` in the file is here."""
+        return self._unparsed.get(key, frozenset()) == frozenset()
+
+    def may_hold(self, key: str, name: str) -> bool:
+        """True when `name` may be the id of an item of the list `key` that was left out for
+        a problem of its own: a rule cannot tell that nothing has that id."""
+        if key not in self._unparsed:
+            return False
+        unparsed = self._unparsed[key]
+        return unparsed is None or name in unparsed
+
+    def _in_file(self, loc: Loc) -> Loc:
+        """`loc` (below the builder) with an item's index turned into its place in the file."""
+        if len(loc) > 1 and loc[0] in _ITEMS and isinstance(loc[1], int):
+            return (loc[0], self.place(str(loc[0]), loc[1]), *loc[2:])
+        return loc
 
     @property
     def step_ids(self) -> dict[str, int]:
@@ -272,7 +319,11 @@ class Builder(Ruled):
         return found
 
     def rules(self) -> Found:
-        """Unique ids, one abilities step, and every step and pool named within the builder."""
+        """Unique ids, one abilities step, and every step and pool named within the builder,
+        each at its place in the file; a name that may be an item left out is not checked."""
+        return [(self._in_file(loc), text) for loc, text in self._rules()]
+
+    def _rules(self) -> Found:
         found = distinct([s.id for s in self.steps], ("steps",), "step id", ("id",))
         found += distinct([p.id for p in self.pools], ("pools",), "pool id", ("id",))
         found += distinct(
@@ -290,41 +341,46 @@ class Builder(Ruled):
             found += [(("steps", place, *loc), text) for loc, text in self._step_names(place, step)]
         steps, pools = self.step_ids, {pool.id for pool in self.pools}
         for place, rule in enumerate(self.constraints):
-            if rule.step not in steps:
+            if self._missing("steps", rule.step, steps):
                 found.append((("constraints", place, "step"), f"names no step '{rule.step}'"))
         for place, profile in enumerate(self.profiles):
             for item, name in enumerate(profile.steps):
-                if name not in steps:
+                if self._missing("steps", name, steps):
                     found.append((("profiles", place, "steps", item), f"names no step '{name}'"))
             for name in profile.budgets or {}:
-                if name not in pools:
+                if self._missing("pools", name, pools):
                     found.append((("profiles", place, "budgets", name), f"names no pool '{name}'"))
         return found
+
+    def _missing(self, key: str, name: str, known: Mapping[str, int] | set[str]) -> bool:
+        """True when no item of the list `key` has the id `name`, here or left out."""
+        return name not in known and not self.may_hold(key, name)
 
     def _step_names(self, place: int, step: AnyStep) -> Found:
         """What one step names within the builder: earlier steps and declared pools."""
         found: Found = []
         steps, pools = self.step_ids, {pool.id for pool in self.pools}
         reads = getattr(step, "reads", None)
-        if reads is not None:
+        if reads is not None and not self.may_hold("steps", reads.before):
             before = steps.get(reads.before)
             if before is None:
                 found.append((("reads", "before"), f"names no step '{reads.before}'"))
             elif before > place:
                 found.append((("reads", "before"), f"step '{reads.before}' comes after this one"))
-        if isinstance(step, CatalogStep) and step.within is not None:
-            parent = steps.get(step.within.step)
+        within = step.within if isinstance(step, CatalogStep) else None
+        if within is not None and not self.may_hold("steps", within.step):
+            parent = steps.get(within.step)
             if parent is None or parent >= place:
-                message = f"'{step.within.step}' is not a step declared before this one"
+                message = f"'{within.step}' is not a step declared before this one"
                 found.append((("within", "step"), message))
             elif not isinstance(self.steps[parent], CatalogStep):
-                message = f"step '{step.within.step}' is not a catalog step"
+                message = f"step '{within.step}' is not a catalog step"
                 found.append((("within", "step"), message))
         pool = getattr(step, "pool", None)
-        if pool is not None and pool not in pools:
+        if pool is not None and self._missing("pools", pool, pools):
             found.append((("pool",), f"names no builder pool '{pool}'"))
         for item, write in enumerate(step.writes if isinstance(step, InitializeStep) else ()):
-            if write.remaining is not None and write.remaining not in pools:
+            if write.remaining is not None and self._missing("pools", write.remaining, pools):
                 message = f"names no builder pool '{write.remaining}'"
                 found.append((("writes", item, "remaining"), message))
         return found
@@ -337,13 +393,96 @@ class Builder(Ruled):
 BUILDER: TypeAdapter[Builder | None] = TypeAdapter(Builder | None)
 """`sheet.builder` (or `party.builder`), as `parse_builder` validates it."""
 
+_PARTS_ONLY = "builder_parts_only"
+"""The validation context key with which `Builder` leaves its envelope rules to the caller."""
+
+_ITEMS: Mapping[str, tuple[str, TypeAdapter[Any]]] = MappingProxyType(
+    {
+        "steps": ("steps", TypeAdapter(Step)),
+        "pools": ("pools", TypeAdapter(Pool)),
+        "ratingTiers": ("rating_tiers", TypeAdapter(RatingTiers)),
+        "constraints": ("constraints", TypeAdapter(Constraint)),
+        "profiles": ("profiles", TypeAdapter(Profile)),
+    }
+)
+"""The builder's lists, by the file's key: the attribute each is, and how one item is read."""
+
 
 def parse_builder(raw: Mapping[str, Any] | None) -> Builder | None:
     """Validate a builder strictly; None when the sheet has none.
 
-    Raises `ValidationError` listing every problem at its path below the builder
+    Raises `ValidationError` listing problems at their paths below the builder
     (`steps.3.max`): the shapes, the rules within each step, rating map and
     constraint whose shapes are sound, and (once every shape is sound) the rules
-    across the envelope (ids, the steps and pools it names).
+    across the envelope (ids, the steps and pools it names). `read_builder` gives
+    every problem at once.
     """
     return BUILDER.validate_python(dict(raw) if raw is not None else None)
+
+
+@dataclass(frozen=True)
+class BuilderRead:
+    """A builder as import reads it (`read_builder`): the parts that parsed, and every problem
+    of it, each at its location below the builder (`("steps", 12, "kind")`)."""
+
+    builder: Builder | None
+    problems: tuple[tuple[Loc, str], ...]
+
+
+def read_builder(raw: Mapping[str, Any] | None) -> BuilderRead:
+    """Every problem of a builder at once, and the parts of it that parsed.
+
+    The shapes and the rules within each part come first, as `parse_builder` gives them
+    (a list over its ceiling is reported beside the problems of its items). A step, pool,
+    rating map, constraint or profile with a problem of its own is then left out, and the
+    rules across the builder (`Builder.rules`) run on the items that parsed, each problem at
+    the item's place in the file; a name that may be an item left out is taken as named
+    (`Builder.may_hold`), so that a broken step never also reads as a step missing. The
+    passes of `gmtags.ruleset.validate.builder` read the same parts (`builder`: None when
+    the builder is not even an object, or there is none).
+    """
+    if raw is None:
+        return BuilderRead(None, ())
+    try:
+        builder = BUILDER.validate_python(dict(raw), context={_PARTS_ONLY: True})
+    except ValidationError as error:
+        found = [(tuple(item["loc"]), item["msg"]) for item in error.errors()]
+        builder = _parsed_parts(raw, found)
+    else:
+        found = []
+    if builder is not None:
+        found += builder.rules()
+    return BuilderRead(builder, tuple(found))
+
+
+def _parsed_parts(raw: Mapping[str, Any], found: Found) -> Builder | None:
+    """The builder made of the items `found` names no problem in (`read_builder`)."""
+    if any(not loc for loc, _ in found):
+        return None
+    broken: dict[str, set[int]] = {key: set() for key in _ITEMS}
+    keys: set[str | int] = set()
+    for loc, _ in found:
+        if loc[0] in _ITEMS and len(loc) > 1 and isinstance(loc[1], int):
+            broken[str(loc[0])].add(loc[1])
+        keys.add(loc[0])
+    values: dict[str, Any] = {"tier": None if "tier" in keys else raw.get("tier")}
+    places: dict[str, tuple[int, ...]] = {}
+    unparsed: dict[str, frozenset[str] | None] = {}
+    for key, (name, adapter) in _ITEMS.items():
+        items = raw.get(key, [])
+        if not isinstance(items, list):
+            values[name], places[key], unparsed[key] = [], (), None
+            continue
+        places[key] = tuple(place for place in range(len(items)) if place not in broken[key])
+        values[name] = [adapter.validate_python(items[place]) for place in places[key]]
+        ids = {_id(items[place]) for place in broken[key]}
+        unparsed[key] = None if None in ids else frozenset(i for i in ids if i is not None)
+    builder = cast(Builder, Builder.model_construct(**values))
+    builder._places, builder._unparsed = places, unparsed
+    return builder
+
+
+def _id(item: Any) -> str | None:
+    """The `id` an item of the builder's JSON gives itself, whatever else is wrong with it."""
+    found = item.get("id") if isinstance(item, dict) else None
+    return found if isinstance(found, str) else None

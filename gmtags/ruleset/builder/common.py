@@ -7,9 +7,16 @@ once, each at its path, once the shapes are sound (as a catalog does).
 
 from __future__ import annotations
 
-from typing import Annotated, Literal, Self
+from typing import Annotated, Any, Literal, Self
 
-from pydantic import Field, model_validator
+from pydantic import (
+    Field,
+    ValidationError,
+    ValidatorFunctionWrapHandler,
+    WrapValidator,
+    model_validator,
+)
+from pydantic_core import InitErrorDetails, PydanticCustomError
 
 from gmtags.ruleset.base import PromptSafe80, RulesetModel, SheetId
 from gmtags.ruleset.catalogs import (
@@ -40,6 +47,7 @@ __all__ = [
     "Ruled",
     "StepBase",
     "StepId",
+    "at_most",
     "given",
 ]
 
@@ -58,6 +66,39 @@ class Checked(Ruled):
     def _rules_hold(self) -> Self:
         raise_catalog(every_rule(self), type(self).__name__)
         return self
+
+
+def at_most(limit: int, what: str) -> WrapValidator:
+    """004's ceiling on a list of the builder ("Hasta 32 pasos"), checked beside its items.
+
+    A longer list is refused at the list ("a builder has at most 32 steps, not 38") and
+    every item is still read, so the problems inside each are reported with it, each at
+    its path (pydantic's `max_length` would report the count alone). Its JSON Schema is
+    the list's with `maxItems` (`gmtags.ruleset.schema`).
+    """
+
+    def validate(value: Any, handler: ValidatorFunctionWrapHandler) -> Any:
+        found: list[InitErrorDetails] = []
+        try:
+            result = handler(value)
+        except ValidationError as error:
+            found = [
+                InitErrorDetails(
+                    type=PydanticCustomError(item["type"], item["msg"]),
+                    loc=item["loc"],
+                    input=item["input"],
+                )
+                for item in error.errors()
+            ]
+        if isinstance(value, list) and len(value) > limit:
+            message = f"a builder has at most {limit} {what}, not {len(value)}"
+            count = PydanticCustomError("too_many", message)
+            found.insert(0, InitErrorDetails(type=count, loc=(), input=value))
+        if found:
+            raise ValidationError.from_exception_data("list", found)
+        return result
+
+    return WrapValidator(validate)
 
 
 StepId = SheetId

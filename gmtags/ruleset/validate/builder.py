@@ -93,7 +93,7 @@ from gmtags.ruleset.validate.index import SheetIndex
 
 def check_builder(ruleset: Ruleset, index: SheetIndex) -> list[Problem]:
     """004, BUILDER chunk A: what `sheet.builder` names in the rest of the file."""
-    builder = ruleset.sheet.builder_model
+    builder = ruleset.sheet.builder_parts.builder
     if builder is None:
         return []
     return check_steps(BuilderCheck(ruleset, index, builder, "sheet.builder"))
@@ -104,7 +104,7 @@ def check_party_builder(ruleset: Ruleset, index: SheetIndex) -> list[Problem]:
     `sheet.builder`, against the party's own fields and lists; no abilities, trained or
     skill and save targets (BUILDER §3.25)."""
     party = ruleset.party
-    builder = party.builder_model if party is not None else None
+    builder = party.builder_parts.builder if party is not None else None
     if party is None or builder is None:
         return []
     check = BuilderCheck(ruleset, SheetIndex.of_party(ruleset, party), builder, "party.builder")
@@ -122,7 +122,7 @@ def check_party_builder(ruleset: Ruleset, index: SheetIndex) -> list[Problem]:
 
 def check_builder_reads(ruleset: Ruleset, index: SheetIndex) -> list[Problem]:
     """004, the reads the builder refuses (module docstring), for `sheet.builder`."""
-    builder = ruleset.sheet.builder_model
+    builder = ruleset.sheet.builder_parts.builder
     if builder is None:
         return []
     return _read_problems(BuilderCheck(ruleset, index, builder, "sheet.builder"))
@@ -183,7 +183,7 @@ def _read_problems(check: BuilderCheck) -> list[Problem]:
     for place, pool in enumerate(builder.pools):
         refuse(
             pool.budget,
-            f"{check.base}.pools.{place}.budget",
+            f"{check.item('pools', place)}.budget",
             "a pool budget",
             "a purchased target",
             bought,
@@ -193,7 +193,7 @@ def _read_problems(check: BuilderCheck) -> list[Problem]:
         *(changes[place] for place, step in enumerate(builder.steps) if step.id in listed)
     )
     for place, profile in enumerate(builder.profiles):
-        at = f"{check.base}.profiles.{place}"
+        at = check.item("profiles", place)
         for name, budget in (profile.budgets or {}).items():
             refuse(budget, f"{at}.budgets.{name}", "a profile budget", "a purchased target", bought)
         refuse(
@@ -290,10 +290,10 @@ def check_builder_grants(ruleset: Ruleset, index: SheetIndex) -> list[Problem]:
     ids unique within the catalog, `excludeChoices`, and `offeredWhen` (A26–A29). A catalog
     only the party's builder picks from is read against the party sheet and its builder
     (`SheetIndex.party_catalogs`)."""
-    builder = ruleset.sheet.builder_model or _NO_BUILDER
+    builder = ruleset.sheet.builder_parts.builder or _NO_BUILDER
     check = _GrantsCheck.of(BuilderCheck(ruleset, index, builder, "sheet.builder"))
     party = ruleset.party
-    party_builder = party.builder_model if party is not None else None
+    party_builder = party.builder_parts.builder if party is not None else None
     shared = check
     if party is not None and party_builder is not None and index.party_catalogs:
         party_index = SheetIndex.of_party(ruleset, party)
@@ -389,7 +389,8 @@ def _exclude(check: BuilderCheck, at: str, ref: str, kind: str, place: int | Non
     steps = check.builder.step_ids
     where = steps.get(source)
     if where is None:
-        check.add(at, f"names no step '{source}'")
+        if not check.builder.may_hold("steps", source):
+            check.add(at, f"names no step '{source}'")
         return
     if place is not None and where > place:
         check.add(at, f"step '{source}' comes after the choice that excludes it")
@@ -456,7 +457,7 @@ def _grants(check: BuilderCheck, at: str, grants: Grants, chosen: set[str]) -> N
         catalog = check.catalog(picked.catalog, f"{where}.catalog")
         if catalog is None:
             continue
-        if picked.catalog not in chosen:
+        if picked.catalog not in chosen and check.builder.whole("steps"):
             check.add(
                 f"{where}.catalog", f"no choices step of the builder is for '{picked.catalog}'"
             )

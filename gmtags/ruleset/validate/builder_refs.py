@@ -65,7 +65,13 @@ class BuilderCheck:
         self.problems += found or no_live(ref, at, self.index, what)
 
     def at(self, place: int) -> str:
-        return f"{self.base}.steps.{place}"
+        """The path of the builder's `place`-th step (its place in the file)."""
+        return self.item("steps", place)
+
+    def item(self, key: str, place: int) -> str:
+        """The path of the `place`-th item of the builder's list `key` (its place in the file:
+        `Builder.place`)."""
+        return f"{self.base}.{key}.{self.builder.place(key, place)}"
 
     # -- tiers ---------------------------------------------------------------
 
@@ -93,8 +99,12 @@ class BuilderCheck:
 
     @property
     def maps(self) -> dict[str, list[str]]:
-        """`ratingTiers` by target key (`skill/athletics`)."""
-        return {target_key(m.target): m.tiers for m in self.builder.rating_tiers}
+        """`ratingTiers` by target key (`skill/athletics`); the first, when a map repeats (the
+        repeat is its own problem, and the targets read the first)."""
+        found: dict[str, list[str]] = {}
+        for rated in self.builder.rating_tiers:
+            found.setdefault(target_key(rated.target), rated.tiers)
+        return found
 
     def target(self, target: Target, at: str) -> tuple[float, float] | None:
         """004: "exactamente un { ability }, { field } numérico, { skill }, { save } o { bonus }
@@ -137,7 +147,8 @@ class BuilderCheck:
             return None
         levels = self.maps.get(f"{kind}/{name}")
         if levels is None:
-            self.add(where, f"a {kind} target needs its map in {self.base}.ratingTiers")
+            if self.builder.whole("ratingTiers"):  # else its map may be one with a problem
+                self.add(where, f"a {kind} target needs its map in {self.base}.ratingTiers")
             return None
         return 0, len(levels) - 1
 
@@ -174,11 +185,11 @@ def check_steps(check: BuilderCheck) -> list[Problem]:
     _rating_tiers(check)
     _single_offers(check)
     for place, pool in enumerate(builder.pools):
-        check.ref(pool.budget, f"{check.base}.pools.{place}.budget", "a pool budget")
+        check.ref(pool.budget, f"{check.item('pools', place)}.budget", "a pool budget")
     for place, rule in enumerate(builder.constraints):
-        _constraint(check, f"{check.base}.constraints.{place}", rule)
+        _constraint(check, check.item("constraints", place), rule)
     for place, profile in enumerate(builder.profiles):
-        at = f"{check.base}.profiles.{place}"
+        at = check.item("profiles", place)
         check.ref(profile.when, f"{at}.when", "a profile's when")
         for name, budget in (profile.budgets or {}).items():
             check.ref(budget, f"{at}.budgets.{name}", "a profile budget")
@@ -190,7 +201,7 @@ def _rating_tiers(check: BuilderCheck) -> None:
     empezando por el nivel sin entrenar del conjunto"."""
     tiers = check.tiers
     for place, rated in enumerate(check.builder.rating_tiers):
-        at = f"{check.base}.ratingTiers.{place}"
+        at = check.item("ratingTiers", place)
         kind = "skill" if rated.target.skill is not None else "save"
         name = rated.target.skill or rated.target.save
         if name is None:

@@ -54,9 +54,15 @@ def _first_by_id(items: Iterable[Any]) -> dict[str, Any]:
 
 
 def _step_catalogs(builder: Any) -> set[str]:
-    """The catalogs a builder's steps pick from (catalog and choices steps)."""
-    steps = builder.steps if builder is not None else ()
-    return {name for step in steps if isinstance(name := getattr(step, "catalog", None), str)}
+    """The catalogs a builder's steps pick from (catalog and choices steps), read from the
+    builder's JSON: a step with a problem of its own still says which catalog it is for."""
+    steps = builder.get("steps") if isinstance(builder, dict) else None
+    listed = steps if isinstance(steps, list) else []
+    return {
+        name
+        for step in listed
+        if isinstance(step, dict) and isinstance(name := step.get("catalog"), str)
+    }
 
 
 def reads_modifier(node: Node) -> bool:
@@ -124,8 +130,8 @@ class SheetIndex:
         the party's."""
         party = self.ruleset.party
         return frozenset(
-            _step_catalogs(party.builder_model if party is not None else None)
-            - _step_catalogs(self.ruleset.sheet.builder_model)
+            _step_catalogs(party.builder if party is not None else None)
+            - _step_catalogs(self.ruleset.sheet.builder)
         )
 
     def for_catalog(self, catalog_id: str) -> SheetIndex:

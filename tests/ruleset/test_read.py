@@ -1,0 +1,151 @@
+"""`gmtags.ruleset.read`: a ruleset with problems in several places reports every one of them
+at once, each at its path, and nothing that only follows from another (SPEC §1: "RulesetError
+lists every problem found, each with a JSON path").
+
+Each test breaks a sample in several places and compares the whole report, in the order an
+author reads it (the shapes first, then the rules across the file), with the golden text below
+it: one problem a line, `path: message`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from gmtags import RulesetError, load_ruleset
+from tests.builder.samples import builder, points, step
+
+
+def report(data: dict[str, Any]) -> str:
+    """The problems `load_ruleset` refuses `data` with, one `path: message` a line."""
+    with pytest.raises(RulesetError) as caught:
+        load_ruleset(data)
+    return "\n".join(str(problem) for problem in caught.value.problems)
+
+
+def golden(text: str) -> str:
+    """A golden report written as an indented block."""
+    return "\n".join(line.strip() for line in text.strip().splitlines())
+
+
+class TestListsOverTheirCeiling:
+    def test_the_count_and_every_item_are_reported(self) -> None:
+        """004: "Hasta 32 pasos", "hasta 12 reservas de creación", "hasta 40 reglas de
+        creación", "sheet.builder.profiles (hasta 16)": a list over its ceiling is refused at
+        the list, and the problems of its items (their shapes, and the rules across the builder
+        and the file) are reported beside it, each at its item's path."""
+        data = points()
+        found = builder(data)
+        found["steps"] += [
+            {"id": f"notes_{n}", "label": "Notes", "kind": "fields", "fields": ["occupation"]}
+            for n in range(24)
+        ]
+        found["steps"][12]["kind"] = "feats"
+        found["steps"][33]["fields"] = ["nowhere"]
+        found["pools"] += [
+            {"id": f"spare_{n}", "label": "Spare", "budget": {"const": 1}} for n in range(10)
+        ]
+        found["pools"][4]["creditLimit"] = -1
+        found["pools"][12]["budget"] = {"field": "nowhere"}
+        found["constraints"] += [
+            {"id": f"rule_{n}", "label": "Rule", "step": "traits", "approved": "approved"}
+            for n in range(39)
+        ]
+        found["constraints"][7]["label"] = "Rule " * 81
+        found["constraints"][40]["step"] = "nowhere"
+        found["profiles"] += [
+            {"id": f"kind_{n}", "label": "Kind", "when": {"field": "dragon"}, "steps": ["traits"]}
+            for n in range(15)
+        ]
+        found["profiles"][16]["steps"] = []
+        found["profiles"][5]["budgets"] = {"nowhere": {"const": 1}}
+        assert report(data) == golden(
+            """
+            sheet.builder.steps: a builder has at most 32 steps, not 34
+            sheet.builder.steps.12.kind: kind must be one of catalog, fields, abilities, allocate, trained, startingGear, choices, spend, rows, initialize, roll
+            sheet.builder.pools: a builder has at most 12 pools, not 13
+            sheet.builder.pools.4.creditLimit: Input should be greater than or equal to 0
+            sheet.builder.constraints: a builder has at most 40 constraints, not 41
+            sheet.builder.constraints.7.label: String should have at most 400 characters
+            sheet.builder.profiles: a builder has at most 16 profiles, not 17
+            sheet.builder.profiles.16: a profile brings its own steps, budgets or both; this one has neither
+            sheet.builder.constraints.40.step: names no step 'nowhere'
+            sheet.builder.profiles.5.budgets.nowhere: names no pool 'nowhere'
+            sheet.builder.steps.33.fields.0: names no field 'nowhere'
+            sheet.builder.pools.12.budget.field: names no field 'nowhere'
+            """  # noqa: E501
+        )
+
+    def test_at_the_ceiling_nothing_is_refused(self) -> None:
+        """004, "Hasta 32 pasos": 32 steps, 12 pools, 40 constraints and 16 profiles load."""
+        data = points()
+        found = builder(data)
+        found["steps"] += [
+            {"id": f"notes_{n}", "label": "Notes", "kind": "fields", "fields": ["occupation"]}
+            for n in range(32 - len(found["steps"]))
+        ]
+        found["pools"] += [
+            {"id": f"spare_{n}", "label": "Spare", "budget": {"const": 1}}
+            for n in range(12 - len(found["pools"]))
+        ]
+        found["constraints"] += [
+            {"id": f"rule_{n}", "label": "Rule", "step": "traits", "approved": "approved"}
+            for n in range(40 - len(found["constraints"]))
+        ]
+        found["profiles"] += [
+            {"id": f"kind_{n}", "label": "Kind", "when": {"field": "dragon"}, "steps": ["traits"]}
+            for n in range(16 - len(found["profiles"]))
+        ]
+        model = load_ruleset(data).sheet.builder_model
+        assert model is not None
+        counts = [len(model.steps), len(model.pools), len(model.constraints), len(model.profiles)]
+        assert counts == [32, 12, 40, 16]
+
+
+class TestRulesAcrossTheBuilder:
+    def test_they_run_on_the_parts_that_parsed(self) -> None:
+        """004 (BUILDER chunk A): a step, pool or rating map with a problem of its own hides no
+        rule across the others: "solo pueden leer valores que cambian pasos anteriores",
+        `within.step` an earlier catalog step, a constraint's step, a catalog and a row's
+        defaults are all checked on the parts that parsed, each at its place in the file. What
+        names the broken parts (a profile listing the broken step, a budget for the broken
+        pool, an offer on the skill whose map is broken) is not reported again."""
+        data = points()
+        found = builder(data)
+        step(data, "attributes")["priorities"] = "high"
+        found["ratingTiers"][0]["tiers"] = []
+        found["pools"][1]["caps"] = [{"filter": "flaw"}]
+        step(data, "type")["when"] = {"field": "luck"}
+        step(data, "moon_gifts")["catalog"] = "moons"
+        step(data, "moon_gifts")["within"] = {"step": "traits", "filter": "aspect"}
+        step(data, "retainers")["defaults"] = {"role": 7}
+        found["constraints"][0]["step"] = "flaws"
+        found["profiles"][0]["steps"] = ["aspect_gifts", "attributes"]
+        found["profiles"][1]["budgets"] = {"interest": {"const": 3}}
+        assert report(data) == golden(
+            """
+            sheet.builder.steps.1.priorities: Input should be a valid list
+            sheet.builder.pools.1.caps.0.maxCredit: Field required
+            sheet.builder.ratingTiers.0.tiers: List should have at least 1 item after validation, not 0
+            sheet.builder.steps.5.within.step: 'traits' is not a step declared before this one
+            sheet.builder.constraints.0.step: names no step 'flaws'
+            sheet.builder.steps.5.catalog: names no catalog 'moons'
+            sheet.builder.steps.7.defaults.role: column 'role' can never hold 7 (not text)
+            sheet.builder.steps.0.when: when reads field 'luck', which this step or a later one changes; it reads only what earlier steps change
+            """  # noqa: E501
+        )
+
+    def test_a_step_without_a_readable_id_leaves_step_names_unchecked(self) -> None:
+        """A broken step whose id cannot be read may be any step: what names a step is not
+        refused as naming none, while the rest is still checked."""
+        data = points()
+        del step(data, "traits")["id"]
+        builder(data)["constraints"][1]["step"] = "anything"
+        step(data, "moon_gifts")["catalog"] = "moons"
+        assert report(data) == golden(
+            """
+            sheet.builder.steps.6.id: Field required
+            sheet.builder.steps.5.catalog: names no catalog 'moons'
+            """
+        )
