@@ -1,19 +1,26 @@
 """The bundled 5e builder sample (fixtures/rulesets/builder/5e-builder.json) as a 5e player
-reads it: the party's clocks in play."""
+reads it: Armor Class worked out from the armor and shield the character has, and the party's
+clocks in play."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
+
+import pytest
 
 from gmtags import Snapshot, build_character, load_ruleset, process
 from gmtags.builder.build import BuildResult
-from gmtags.prompt.reminder import clock_commands
+from gmtags.prompt.reminder import character_block, clock_commands
+from gmtags.sheet.values import SheetValues
+from gmtags.state.snapshot import CharacterCard
 from tests.builder import samples
 
 FIVE_E_PATH = samples.BUILDERS / "5e-builder.json"
 FIVE_E = load_ruleset(FIVE_E_PATH)
 
 ROGUE = {"class": {"picks": ["rogue"]}, "background": {"picks": ["criminal"]}}
+FIGHTER = {"class": {"picks": ["fighter"]}, "background": {"picks": ["soldier"]}}
 
 
 def build(steps: dict[str, Any], dex: int, card: dict[str, Any] | None = None) -> BuildResult:
@@ -21,6 +28,94 @@ def build(steps: dict[str, Any], dex: int, card: dict[str, Any] | None = None) -
     scores = {"scores": {"method": "manual", "scores": {"dex": dex}}}
     answers = {"v": 1, "seed": 5, "described": False, "steps": {**steps, **scores}}
     return build_character(FIVE_E, answers, card)
+
+
+def values(card: dict[str, Any]) -> SheetValues:
+    return SheetValues(FIVE_E, CharacterCard.model_validate(card), None)
+
+
+def armor_class(card: dict[str, Any]) -> float:
+    return values(card).derived("ac")
+
+
+def wearing(dex: int, *refs: str, **fields: int) -> dict[str, Any]:
+    """A hand-written card: a Dexterity score, these items and these fields."""
+    items = [{"ref": f"equipment/{ref}"} for ref in refs]
+    return {"abilities": {"dex": dex}, "items": items, "fields": fields}
+
+
+class TestArmorClass:
+    def test_a_dex_17_rogue_in_leather_shows_14(self) -> None:
+        """002: "itemStat lee los objetos que tiene el personaje, como la guardia de la
+        armadura que lleva puesta". The rogue's kit puts leather on the card; SRD 5.1, leather
+        is "11 + Dex modifier": 11 + 3, on the sheet and in the GM's sheet block."""
+        result = build({**ROGUE, "gear": {"kits": ["rogue-kit"]}}, dex=17)
+        assert {"ref": "equipment/leather-armor", "count": 1, "_kit": "rogue-kit"} in (
+            result.card["items"]
+        )
+        assert armor_class(result.card) == 14
+        state = Snapshot.model_validate({"gameCharacterCards": {"Vex": result.card}})
+        (summary,) = [line for line in character_block(FIVE_E, state, "Vex") if "Level" in line]
+        assert "Armor Class 14;" in summary
+
+    def test_the_same_rogue_with_no_armor_shows_13(self) -> None:
+        """SRD 5.1: "Without armor or a shield, your character's AC equals 10 + his or her
+        Dexterity modifier". The rogue who has taken no kit has no armor yet: 10 + 3."""
+        result = build(ROGUE, dex=17)
+        assert "items" not in result.card
+        assert armor_class(result.card) == 13
+
+    def test_a_fighter_in_chain_mail_adds_no_dex_and_a_shield_adds_2(self) -> None:
+        """SRD 5.1: chain mail is 16, heavy armor "doesn't let you add your Dexterity
+        modifier"; a shield is +2. The fighter's kit holds both: 18 whatever the Dexterity."""
+        for dex in (8, 14, 18):
+            alone = build(FIGHTER, dex, wearing(dex, "chain-mail"))
+            assert armor_class(alone.card) == 16, dex
+            kit = build({**FIGHTER, "gear": {"kits": ["fighter-kit"]}}, dex)
+            assert armor_class(kit.card) == 18, dex
+
+    @pytest.mark.parametrize(
+        ("armor", "dex", "ac"),
+        [
+            ("padded-armor", 16, 14),  # light: 11 + 3
+            ("studded-leather-armor", 20, 17),  # light: 12 + 5, no limit
+            ("leather-armor", 8, 10),  # light counts a negative modifier: 11 - 1
+            ("hide-armor", 16, 14),  # medium: 12 + 2 (max 2), not + 3
+            ("half-plate", 13, 16),  # medium: 15 + 1
+            ("chain-shirt", 8, 12),  # medium counts a negative modifier: 13 - 1
+            ("ring-mail", 20, 14),  # heavy: 14, no Dex
+            ("plate-armor", 6, 18),  # heavy: 18, "doesn't penalize you" at -2
+        ],
+    )
+    def test_the_srd_armor_table(self, armor: str, dex: int, ac: int) -> None:
+        """SRD 5.1, Armor: light armor "11 + Dex modifier"; medium "12 + Dex modifier (max
+        2)"; heavy "doesn't let you add your Dexterity modifier to your Armor Class, but it
+        also doesn't penalize you if your Dexterity modifier is negative"."""
+        assert armor_class(wearing(dex, armor)) == ac
+
+    def test_one_shield_counts_and_the_other_bonus_adds(self) -> None:
+        """SRD 5.1: "You can benefit from only one shield at a time"; what the armor table
+        does not know (the Defense fighting style's +1) is the hand-written AC bonus."""
+        assert armor_class(wearing(14, "scale-mail", "shield")) == 18  # 14 + 2 + 2
+        assert armor_class(wearing(14, "scale-mail", "shield", "shield")) == 18
+        assert armor_class(wearing(14, "shield")) == 14  # 10 + 2 + 2, no armor
+        assert armor_class(wearing(14, "chain-mail", ac_misc=1)) == 17
+
+    def test_a_fight_defends_with_it(self) -> None:
+        """The combat block's defense reads the derived Armor Class, not a typed number."""
+        defense = FIVE_E.combat_model.defense if FIVE_E.combat_model else None
+        assert defense is not None and defense.derived == "ac"
+        assert values(wearing(17, "leather-armor")).value(defense) == 14
+
+    def test_the_toll_sergeant_wears_its_armor_class(self) -> None:
+        """The bestiary's sheet-written creature keeps its Armor Class 17, now made by the
+        ruleset's formula from the splint armor it wears rather than typed beside it."""
+        data = json.loads(FIVE_E_PATH.read_text(encoding="utf-8"))
+        (creatures,) = [c for c in data["catalogs"] if c["id"] == "creatures"]
+        (sergeant,) = [e for e in creatures["entries"] if e["id"] == "toll-sergeant"]
+        sheet = sergeant["creature"]["sheet"]
+        assert "ac" not in sheet["fields"]
+        assert armor_class(sheet) == 17
 
 
 class TestClocks:
