@@ -753,11 +753,11 @@ class TestStartingGear:
         kits[2]["fits"] = {"value": {"livePool": "hp"}, "atLeast": 1}
         kits[3]["lines"].append({"coins": "pp", "countFrom": {"livePool": "hp"}})
         assert refused(data) == [
-            f"{at}.0.lines.6.item",
-            f"{at}.1.lines.5.item",
+            f"{at}.0.lines.7.item",
+            f"{at}.1.lines.6.item",
             f"{at}.2.fits.value",
-            f"{at}.3.lines.4.coins",
-            f"{at}.3.lines.4.countFrom",
+            f"{at}.3.lines.5.coins",
+            f"{at}.3.lines.5.countFrom",
         ]
 
 

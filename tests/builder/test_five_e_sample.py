@@ -1,6 +1,6 @@
 """The bundled 5e builder sample (fixtures/rulesets/builder/5e-builder.json) as a 5e player
-reads it: Armor Class worked out from the armor and shield the character has, and the party's
-clocks in play."""
+reads it: Armor Class worked out from the armor and shield the character has, the starting
+equipment or rolled starting wealth (never both), and the party's clocks in play."""
 
 from __future__ import annotations
 
@@ -21,6 +21,7 @@ FIVE_E = load_ruleset(FIVE_E_PATH)
 
 ROGUE = {"class": {"picks": ["rogue"]}, "background": {"picks": ["criminal"]}}
 FIGHTER = {"class": {"picks": ["fighter"]}, "background": {"picks": ["soldier"]}}
+WEALTH = {"outfit": {"fields": {"starting_equipment": "wealth"}}}
 
 
 def build(steps: dict[str, Any], dex: int, card: dict[str, Any] | None = None) -> BuildResult:
@@ -36,6 +37,10 @@ def values(card: dict[str, Any]) -> SheetValues:
 
 def armor_class(card: dict[str, Any]) -> float:
     return values(card).derived("ac")
+
+
+def step(result: BuildResult, step_id: str) -> dict[str, Any]:
+    return next(s for s in result.steps if s["id"] == step_id)
 
 
 def wearing(dex: int, *refs: str, **fields: int) -> dict[str, Any]:
@@ -116,6 +121,47 @@ class TestArmorClass:
         sheet = sergeant["creature"]["sheet"]
         assert "ac" not in sheet["fields"]
         assert armor_class(sheet) == 17
+
+
+class TestKitOrGold:
+    def test_the_kit_brings_its_gold_and_no_rolled_gold(self) -> None:
+        """004: "Cualquier paso puede llevar when: Ref (mostrarlo y aplicarlo solo mientras el
+        valor no vivo de la ficha sea mayor que cero)"; a kit's coins line takes "countFrom
+        (una Ref que se lee de la ficha del portador)". The starting equipment is the default:
+        the criminal rogue's kit hands over the pouch's 15 gp, and gold is never rolled."""
+        result = build({**ROGUE, "gear": {"kits": ["rogue-kit"]}}, dex=17)
+        assert result.card["builder"]["coins"] == {"gp": 15}
+        assert "starting_gold" not in result.card["fields"]
+        assert (step(result, "gear")["shown"], step(result, "wealth")["shown"]) == (True, False)
+        assert "wealth" not in result.answers["steps"]
+        assert result.pending["outfit"] == 0
+
+    def test_rolled_wealth_brings_no_kit_and_no_kit_money(self) -> None:
+        """004: "Los pasos ocultos conservan sus respuestas guardadas": a kit named in the
+        answers before the player chose to roll is kept there, and gives nothing."""
+        result = build({**ROGUE, **WEALTH, "gear": {"kits": ["rogue-kit"]}}, dex=17)
+        assert "items" not in result.card and "coins" not in result.card["builder"]
+        assert result.answers["steps"]["gear"] == {"kits": ["rogue-kit"]}
+        assert step(result, "gear")["shown"] is False
+        rolled = step(result, "wealth")["rolls"]["starting_gold"]
+        assert len(rolled["faces"]) == 5 and rolled["total"] == 10 * sum(rolled["faces"])
+        assert result.card["fields"]["starting_gold"] == rolled["total"]
+
+    def test_taking_the_kit_again_drops_the_roll(self) -> None:
+        """The roll already made stays in the answers, unused, once the player takes the kit
+        after all: the card has the kit's gold and no rolled gold."""
+        rolled = build({**ROGUE, **WEALTH}, dex=17).answers["steps"]["wealth"]
+        kit = {"outfit": {"fields": {"starting_equipment": "kit"}}, "gear": {"kits": ["rogue-kit"]}}
+        result = build({**ROGUE, **kit, "wealth": rolled}, dex=17)
+        assert result.answers["steps"]["wealth"] == rolled
+        assert "starting_gold" not in result.card["fields"]
+        assert result.card["builder"]["coins"] == {"gp": 15}
+
+    def test_no_background_no_pouch(self) -> None:
+        """1.157: "una cantidad de 0 no añade nada": a kit taken before any background gives
+        its items and no coins."""
+        result = build({"class": {"picks": ["fighter"]}, "gear": {"kits": ["fighter-kit"]}}, 10)
+        assert "coins" not in result.card["builder"] and len(result.card["items"]) == 5
 
 
 class TestClocks:

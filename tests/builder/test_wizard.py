@@ -22,7 +22,7 @@ FIVE_E = load_ruleset(RULESET_PATH)
 HALF_ELF_WIZARD = [
     *["5", "g class", "4", "n", "3", "n", "1 1", "2 Neutral Good", "n"],
     *["str 8", "dex 14", "con 13", "int 15", "wis 12", "cha 10", "6", "7", "n"],
-    *["10", "15", "18", "17", "n", "2", "21", "23", "n", "1", "3", "2", "n", "4"],
+    *["10", "15", "18", "17", "n", "2", "21", "23", "n", "1", "3", "2", "n", "n", "4"],
     *["g start", "set"],
 ]
 """The lines that build the fixture's half-elf wizard (seed 2026), as a player types them."""
@@ -88,8 +88,8 @@ class TestNavigation:
         """Back at the first step and Next at the last say so and stay."""
         w = wizard()
         assert w.feed("b").startswith("(the first step)")
-        w.feed("g wealth")
-        assert w.feed("n").startswith("(the last step)") and w.step_id == "wealth"
+        w.feed("g start")
+        assert w.feed("n").startswith("(the last step)") and w.step_id == "start"
 
     def test_go_by_id_label_or_place(self) -> None:
         """`g` takes a step's id, its label or its place in the top line."""
@@ -249,7 +249,7 @@ class TestOtherKinds:
         """startingGear lists the kits with their lines."""
         w = wizard()
         text = w.feed("g gear")
-        assert "   4. [ ] Wizard's equipment - equipment/quarterstaff" in text
+        assert "   4. [ ] Wizard's equipment - A quarterstaff, a component pouch" in text
         assert w.feed("4").startswith("picked Wizard's equipment")
         assert w.answers["steps"]["gear"] == {"kits": ["wizard-kit"]}
 
@@ -290,8 +290,10 @@ class TestOtherKinds:
         assert wizard().feed("set") == "set: only on an initialize step"
 
     def test_a_roll_is_kept_without_retry(self) -> None:
-        """A roll is shown with its faces and kept: a step without retry refuses one."""
+        """A roll is shown with its faces and kept: a step without retry refuses one (the
+        wealth roll, shown once the player rolls starting wealth instead of taking a kit)."""
         w = wizard()
+        feed(w, "g outfit", "1 wealth")
         text = w.feed("g wealth")
         assert "  starting_gold: 140 (faces [2, 4, 1, 3, 4])" in text
         assert "  edit: (rolls made are kept)" in text
@@ -394,8 +396,9 @@ class TestWriteAndQuit:
         """Without --seed the builder draws one; the answers keep it, so rolls never change."""
         w = Wizard(FIVE_E)
         seed = w.answers["seed"]
+        feed(w, "g outfit", "1 wealth")
         faces = w.answers["steps"]["wealth"]["rolls"]["starting_gold"]["faces"]
-        feed(w, "5", "u", "r")
+        feed(w, "g race", "5", "u", "r")
         assert w.answers["seed"] == seed
         assert w.answers["steps"]["wealth"]["rolls"]["starting_gold"]["faces"] == faces
 
@@ -465,7 +468,7 @@ def test_a_half_elf_wizard_in_a_terminal(tmp_path: Path) -> None:
             child.sendline(line)
             child.expect(r"\S+> |\[[^\]]*\]: ")
         child.sendline("")  # an empty line shows the screen again
-        child.expect_exact("[start✓] wealth✓")
+        child.expect_exact("hit_points✓ [start✓]")
         child.expect_exact("  Trained: Arcana +4")
         child.expect_exact("start> ")
         child.sendline("w")
