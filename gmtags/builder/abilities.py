@@ -29,7 +29,7 @@ from gmtags.builder.scores import (
 from gmtags.ruleset.builder.steps import AbilitiesStep
 
 if TYPE_CHECKING:
-    from gmtags.builder.steps import Entry, State
+    from gmtags.builder.state import Entry, State
 
 
 def step_abilities(state: State, step: AbilitiesStep) -> list[str]:

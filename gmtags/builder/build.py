@@ -40,7 +40,7 @@ from __future__ import annotations
 import math
 import secrets
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
@@ -49,6 +49,7 @@ from gmtags.builder import party as party_sheet
 from gmtags.builder import steps as kinds
 from gmtags.builder.answers import Answers, read_answers
 from gmtags.builder.card import Layer, Writer, player_layer, settle
+from gmtags.builder.state import Gates
 from gmtags.errors import AnswersError, Problem, RulesetError
 from gmtags.jsonfile import json_type
 from gmtags.ruleset.builder import Builder
@@ -74,19 +75,6 @@ class BuildResult:
     dropped: list[dict[str, Any]]
     answers: dict[str, Any]
     problems: list[dict[str, str]]
-
-
-@dataclass
-class Gates:
-    """What the sheet as it is decided on the last build: per catalog step, the picks it
-    reads as not offered (and why) and its counted size; per step, the fields it hides."""
-
-    closed: dict[str, dict[str, str]] = field(default_factory=dict)
-    counts: dict[str, int] = field(default_factory=dict)
-    hidden_fields: dict[str, frozenset[str]] = field(default_factory=dict)
-    unfit_kits: dict[str, frozenset[str]] = field(default_factory=dict)
-    unpaid_rows: dict[str, dict[int, str]] = field(default_factory=dict)
-    """Per priced rows step, the rows its pool did not pay (`gmtags.builder.priced_rows`)."""
 
 
 def build_character(
@@ -205,7 +193,8 @@ class _Run:
         self.layer = layer
         self.gates = gates
         self.writer = Writer(copy.deepcopy(layer.card), layer)
-        self.state = kinds.State(ruleset, builder, answers, seed, self.writer, gates)
+        self.state = kinds.Walk(ruleset, builder, answers, seed, self.writer, gates)
+        self.state.settle_pools = pools.settle
         self.state.before = self._before
         self._befores: dict[str, SheetValues] = {}
 
@@ -215,7 +204,7 @@ class _Run:
         if self.builder.pools:
             # 004: every declared pool is there from the start at its budget, whether or
             # not a shown step pays from it (an initialize step reads its `remaining`).
-            pools.register(self.state)
+            self.state.register_settle()
         self.state.finish()
 
     def values(self) -> SheetValues:

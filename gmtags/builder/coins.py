@@ -26,7 +26,7 @@ from gmtags.builder.dice import Dice
 from gmtags.ruleset.builder.steps import KitLine
 
 if TYPE_CHECKING:
-    from gmtags.builder.steps import State
+    from gmtags.builder.state import State
 
 
 def line_coins(state: State, step_id: str, kit_id: str, place: int, line: KitLine) -> int | None:

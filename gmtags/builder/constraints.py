@@ -40,7 +40,7 @@ from gmtags.ruleset.builder.common import NumberOrRef
 from gmtags.sheet.values import SheetValues
 
 if TYPE_CHECKING:
-    from gmtags.builder.steps import State
+    from gmtags.builder.state import State
 
 Entry = dict[str, Any]
 

@@ -7,8 +7,9 @@ ocupación y los de interés personal. Los presupuestos son referencias de valor
 Su valor resuelto debe ser finito y estar entre 0 y 100.000. Una fuente que falta está
 'sin configurar'." A pool is worked out once every step has run (after the scores, the
 training and the allocate stages: BUILDER §2.2), in a finisher a priced catalog step or a
-spend step registers (`settle`; the build registers it after the walk when no shown step
-did): its budget is read on the sheet then, before any purchase;
+spend step registers (`settle`, which the build gives the state: `State.register_settle`;
+the build registers it after the walk when no shown step did): its budget is read on the
+sheet then, before any purchase;
 the priced picks are paid first, then the spend steps buy (`gmtags.builder.kinds.spend`).
 `res.pools[<pool>]` is `{budget, spent, credit, remaining}`, remaining = budget − spent +
 credit, and every priced pick is a ledger line (`{step, offer: <entry>, delta: 1, price,
@@ -16,8 +17,9 @@ active}`) before the spend steps' lines.
 
 Credit: "Las reservas tienen un crédito cero de forma predeterminada. Fija creditLimit en el
 crédito total máximo y, de forma opcional, añade hasta 12 caps … Los topes cuentan los
-créditos brutos, con independencia del gasto positivo." `Account.takes` says whether a credit
-fits the limit and every cap whose `filter` is one of the offer's `tags`.
+créditos brutos, con independencia del gasto positivo." `Account.takes`
+(`gmtags.builder.accounts`) says whether a credit fits the limit and every cap whose
+`filter` is one of the offer's `tags`.
 
 Priced picks (1.159): "El coste de un paso de catálogo es un número o { "filter": "tier" },
 el propio filtro numérico de la entrada … un precio negativo es un crédito, limitado al
@@ -56,118 +58,12 @@ Decisions where the seed is silent:
 
 from __future__ import annotations
 
-import math
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
-
-from gmtags.ruleset.builder import Pool, Ref
-from gmtags.ruleset.builder.common import MAX_POOL_BUDGET
-from gmtags.ruleset.builder.steps import CatalogStep, PickCost
+from gmtags.builder import profiles
+from gmtags.builder.accounts import CANNOT_PAY, NO_CREDIT, Charge, open_account, pick_price
+from gmtags.builder.kinds import spend
+from gmtags.builder.state import Entry, State
+from gmtags.ruleset.builder.steps import CatalogStep
 from gmtags.ruleset.catalogs import CatalogEntry
-from gmtags.sheet.values import SheetValues
-
-if TYPE_CHECKING:
-    from gmtags.builder.steps import Entry, State
-
-CANNOT_PAY = "pool '{}' cannot pay it"
-NO_CREDIT = "pool '{}' takes no more credit"
-
-
-def whole(number: float) -> int | None:
-    """`number` as a whole number of points, or None when it is not one."""
-    if not math.isfinite(number) or number != math.floor(number):
-        return None
-    return int(number)
-
-
-@dataclass
-class Account:
-    """One pool as this build spends it (module doc)."""
-
-    id: str
-    budget: int
-    reason: str | None
-    """Why the pool is not configured (None when it is)."""
-    credit_limit: int
-    caps: dict[str, int]
-    spent: int = 0
-    credit: int = 0
-    tagged: dict[str, int] = field(default_factory=dict)
-    """Gross credit taken by offers of each capped tag."""
-    left_for_picks: int = 0
-    """What the priced picks left (the gate for an entry not picked)."""
-    credit_for_picks: int = 0
-    """The credit the priced picks took."""
-
-    @property
-    def remaining(self) -> int:
-        return self.budget - self.spent + self.credit
-
-    def takes(self, amount: int, tags: tuple[str, ...] = ()) -> bool:
-        """Whether `amount` more credit fits the credit limit and the caps of `tags` (D9)."""
-        if self.credit + amount > self.credit_limit:
-            return False
-        return all(self.tagged.get(t, 0) + amount <= self.caps[t] for t in tags if t in self.caps)
-
-    def pay(self, price: int, tags: tuple[str, ...] = ()) -> None:
-        """Count a price: a positive one is spent, a negative one is credit."""
-        if price >= 0:
-            self.spent += price
-            return
-        self.credit -= price
-        for tag in tags:
-            if tag in self.caps:
-                self.tagged[tag] = self.tagged.get(tag, 0) - price
-
-    def entry(self) -> dict[str, int]:
-        """The pool's `res.pools` entry (SPEC §10)."""
-        return {
-            "budget": self.budget,
-            "spent": self.spent,
-            "credit": self.credit,
-            "remaining": self.remaining,
-        }
-
-
-def open_account(pool: Pool, values: SheetValues, budget_ref: Ref | None = None) -> Account:
-    """The pool with its budget (`budget_ref`, else its own) read on the sheet (module doc)."""
-    read = values.value(budget_ref if budget_ref is not None else pool.budget)
-    budget = whole(read)
-    reason = None
-    if budget is None or not 0 <= budget <= MAX_POOL_BUDGET:
-        reason = "not configured (the budget is not a whole number from 0 to 100,000)"
-        budget = 0
-    caps = {cap.filter: cap.max_credit for cap in pool.caps or ()}
-    return Account(pool.id, budget, reason, pool.credit_limit or 0, caps)
-
-
-@dataclass
-class Charge:
-    """A priced pick (or row) to pay from a pool: its step, item, price (None: no price)."""
-
-    pool: str
-    step: str
-    item: str
-    price: int | None
-
-
-def pick_price(step: CatalogStep, entry: CatalogEntry) -> int | None:
-    """A catalog step's price for `entry`: the number, or the entry's own numeric filter."""
-    cost = step.cost
-    if cost is None:
-        return None
-    if isinstance(cost, PickCost):
-        mark = (entry.filters or {}).get(cost.filter)
-        if isinstance(mark, bool) or not isinstance(mark, int | float):
-            return None
-        return whole(mark)
-    return whole(cost)
-
-
-def register(state: State) -> None:
-    """Settle the pools once every step has run (once a build, module doc)."""
-    if settle not in state.finishers:
-        state.finishers.append(settle)
 
 
 def priced_picks(state: State) -> list[Charge]:
@@ -185,11 +81,7 @@ def priced_picks(state: State) -> list[Charge]:
 
 def settle(state: State, by_id: dict[str, Entry]) -> None:
     """The pools of this build: budgets, priced picks, then every spend step (module doc)."""
-    from gmtags.builder.kinds import spend
-
     values = state.values()
-    from gmtags.builder import profiles
-
     profiles.decide_late(state, values)  # budgets-only profiles: read where budgets are
     accounts = {
         pool.id: open_account(pool, values, profiles.budget(state, pool))
@@ -264,14 +156,4 @@ def unpaid(state: State, step: CatalogStep, entries: list[CatalogEntry]) -> dict
     return closed
 
 
-__all__ = [
-    "Account",
-    "Charge",
-    "open_account",
-    "pick_price",
-    "priced_picks",
-    "register",
-    "settle",
-    "unpaid",
-    "whole",
-]
+__all__ = ["priced_picks", "settle", "unpaid"]

@@ -30,12 +30,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from gmtags.builder import pools
-from gmtags.builder.pools import CANNOT_PAY, NO_CREDIT, Charge, whole
+from gmtags.builder.accounts import CANNOT_PAY, NO_CREDIT, Charge, whole
 from gmtags.ruleset.builder.priced import RowCost, RowsStep
 
 if TYPE_CHECKING:
-    from gmtags.builder.steps import State
+    from gmtags.builder.state import State
     from gmtags.sheet.values import SheetValues
 
 Row = dict[str, Any]
@@ -89,7 +88,7 @@ def charge(state: State, step: RowsStep, rows: list[Row]) -> list[int]:
     it does not pay, which are not written."""
     if step.pool is None or step.cost is None:
         return []
-    pools.register(state)
+    state.register_settle()
     closed = state.gates.unpaid_rows.get(step.id, {})
     values = state.values()
     state.row_prices[step.id] = [row_price(step, row, values) for row in rows]

@@ -38,7 +38,7 @@ import math
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from gmtags.builder.steps import State
+    from gmtags.builder.state import State
     from gmtags.ruleset.builder import Builder, Pool, Ref
     from gmtags.ruleset.catalogs import EntryChoice
     from gmtags.sheet.values import SheetValues

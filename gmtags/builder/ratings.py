@@ -18,7 +18,7 @@ from gmtags.builder.targets import Spot, spot
 from gmtags.ruleset.builder.steps import AllocateStep, target_key
 
 if TYPE_CHECKING:
-    from gmtags.builder.steps import Entry, State
+    from gmtags.builder.state import Entry, State
 
 
 def _current(state: State, target: Spot) -> int:

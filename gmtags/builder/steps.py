@@ -1,7 +1,8 @@
 """The steps of one build (BUILDER chunk B), walked in order by `gmtags.builder.build`.
 
-`State` holds what the build has written so far (`Writer`) and what the picks
-gave that is worked out once every step has run: the abilities' base scores,
+`Walk` runs each step on the build's `State` (`gmtags.builder.state`): what the build has
+written so far (`Writer`) and what the picks gave that is worked out once every step has
+run: the abilities' base scores,
 their `add`s and choices, the training grants and choices, and the entry
 choices of `choices` steps. Each step leaves a result entry of SPEC §10's
 `res.steps` shape. The abilities step and the scores are `gmtags.builder.abilities`.
@@ -39,20 +40,16 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from gmtags.builder import abilities, coins, constraints, pools, profiles, quotas, ratings
-from gmtags.builder.answers import Answers
-from gmtags.builder.card import Writer, read
+from gmtags.builder.card import read
 from gmtags.builder.kinds import runner
-from gmtags.builder.pools import Account, Charge
 from gmtags.builder.scores import (
     Chosen,
 )
+from gmtags.builder.state import Entry, Picked, State
 from gmtags.builder.training import Slot, SlotResult, Tiers, Training, What
-from gmtags.errors import Problem
-from gmtags.ruleset.builder import Builder
 from gmtags.ruleset.builder.steps import (
     AbilitiesStep,
     CatalogStep,
@@ -62,20 +59,13 @@ from gmtags.ruleset.builder.steps import (
     StartingGearStep,
     TrainedStep,
 )
-from gmtags.ruleset.catalogs import Catalog, CatalogEntry, EntryChoice, RatingGrant
-from gmtags.ruleset.model import Ruleset
+from gmtags.ruleset.catalogs import Catalog, CatalogEntry
 from gmtags.sheet.holds import value_problem
 from gmtags.sheet.values import SheetValues
-from gmtags.state.snapshot import CharacterCard
-
-if TYPE_CHECKING:
-    from gmtags.builder.build import Gates
 
 MAX_PICKS = 60
 """004: a catalog step's `min` and `max` "pueden llegar a 60" (and `countFrom` without a
 `max` takes up to that many, BUILDER §3.4)."""
-
-Entry = dict[str, Any]
 
 
 def _named(value: object, parent: CatalogEntry) -> bool:
@@ -92,105 +82,8 @@ def _matches(value: object, wanted: object) -> bool:
     return any(item in want for item in have)
 
 
-@dataclass
-class _Picked:
-    """A pick that counts: its step, catalog and entry."""
-
-    step: str
-    catalog: Catalog
-    entry: CatalogEntry
-
-    @property
-    def ref(self) -> str:
-        return f"{self.catalog.id}/{self.entry.id}"
-
-
-@dataclass
-class State:
-    """One build in progress (module doc)."""
-
-    ruleset: Ruleset
-    builder: Builder
-    answers: Answers
-    seed: int
-    writer: Writer
-    gates: Gates
-    steps: list[Entry] = field(default_factory=list)
-    pools: dict[str, dict[str, int]] = field(default_factory=dict)
-    problems: list[Problem] = field(default_factory=list)
-    available: list[str] = field(default_factory=list)
-    kits: dict[str, list[str]] = field(default_factory=dict)
-    picked: dict[str, list[_Picked]] = field(default_factory=dict)
-    applied: set[str] = field(default_factory=set)
-    base_scores: dict[str, int] | None = None
-    adds: list[tuple[str, dict[str, int]]] = field(default_factory=list)
-    ability_slots: list[tuple[str, Chosen]] = field(default_factory=list)
-    trained_grants: list[tuple[What, list[str], str | None]] = field(default_factory=list)
-    training_slots: list[tuple[str, Slot]] = field(default_factory=list)
-    entry_slots: list[tuple[str, str, EntryChoice]] = field(default_factory=list)
-    made_rolls: dict[str, dict[str, Any]] = field(default_factory=dict)
-    rating_grants: list[tuple[str, list[RatingGrant]]] = field(default_factory=list)
-    """`grants.ratings` of the active picks, with their source (`<step>/<entry>`), in order."""
-    finishers: list[Callable[[State, dict[str, Entry]], None]] = field(default_factory=list)
-    """Work a step kind does once every step has run (after the scores, the training and the
-    entry choices), in the order the steps asked for it."""
-    saved: dict[str, Any] = field(default_factory=dict)
-    """Keys a step kind keeps in the card's builder record for the next build."""
-    ledger: list[dict[str, Any]] = field(default_factory=list)
-    """SPEC §10 `res.ledger`: one line per purchase step, in purchase order."""
-    accounts: dict[str, Account] = field(default_factory=dict)
-    """The creation pools as this build spent them (`gmtags.builder.pools`)."""
-    unpaid: dict[tuple[str, str], str] = field(default_factory=dict)
-    """Priced picks (step, entry) their pool did not pay on this build, and why."""
-    charges: list[Charge] = field(default_factory=list)
-    """Prices other step kinds (priced rows) ask the pools to pay, paid as priced picks."""
-    row_prices: dict[str, list[int | None]] = field(default_factory=dict)
-    """Per priced rows step, each answered row's price (`gmtags.builder.priced_rows`)."""
-    made_answers: dict[str, dict[str, Any]] = field(default_factory=dict)
-    """Answers a step kind made, by step and key, put into `res.answers` (SPEC §10): the
-    rows a rows step's `countFrom` added; a None value takes the key out (a visit used)."""
-    profile: str | None = None
-    """The character's profile (`gmtags.builder.profiles`), once `profile_read`."""
-    profile_read: bool = False
-    cut: frozenset[str] | None = None
-    """The steps hidden in a build of the sheet before a step (`gmtags.builder.profiles`)."""
-    before: Callable[[str], SheetValues] | None = None
-    """The sheet as the steps before a step leave it (`reads.before`)."""
-
-    @property
-    def previous(self) -> dict[str, Any]:
-        """The builder record the card held before this build."""
-        return self.writer.layer.record if self.writer.layer is not None else {}
-
-    # -- reading --------------------------------------------------------------
-
-    def values(self) -> SheetValues:
-        """The card as it stands, read as play reads it."""
-        card = CharacterCard.model_validate(self.writer.base)
-        return SheetValues(self.ruleset, card, None)
-
-    @property
-    def catalogs(self) -> dict[str, Catalog]:
-        return {catalog.id: catalog for catalog in self.ruleset.catalog_models}
-
-    def _entry(self, step: Entry, kind: str) -> Entry:
-        self.steps.append(step | {"kind": kind})
-        return self.steps[-1]
-
-    def blank_entry(self, step_id: str, kind: str, shown: bool = True) -> Entry:
-        return self._entry(
-            {
-                "id": step_id,
-                "shown": shown,
-                "pending": 0,
-                "reasons": [],
-                "offered": [],
-                "active": [],
-                "inactive": [],
-                "choices": [],
-            },
-            kind,
-        )
+class Walk(State):
+    """One build walking its steps in order (module doc): `State` and what each step does."""
 
     # -- the walk -------------------------------------------------------------
 
@@ -287,7 +180,7 @@ class State:
             return
         offered = self._offered(step, catalog)
         if step.pool is not None:
-            pools.register(self)
+            self.register_settle()
         closed = self.gates.closed.get(step.id, {})
         open_ids = [e.id for e in offered if e.id not in closed]
         by_id = {e.id: e for e in offered}
@@ -409,7 +302,7 @@ class State:
 
     def _apply_pick(self, step: Any, catalog: Catalog, entry: CatalogEntry) -> None:
         """What an active pick gives (004, "Lo que da una selección"), once per entry."""
-        picked = _Picked(step.id, catalog, entry)
+        picked = Picked(step.id, catalog, entry)
         self.picked.setdefault(step.id, []).append(picked)
         if picked.ref in self.applied:
             return
@@ -561,14 +454,6 @@ class State:
                 continue
             entry["pending"] += sum(choice["pending"] for choice in entry["choices"])
 
-    def shown_at(self, kind: type, source: str, by_id: dict[str, Entry]) -> Entry:
-        """Where a grant's choice is shown: the first step of `kind`, else its source step."""
-        target = next(
-            (s.id for s in self.builder.steps if isinstance(s, kind) and by_id[s.id]["shown"]),
-            source,
-        )
-        return by_id[target]
-
     def _finish_training(self, by_id: dict[str, Entry]) -> None:
         sheet = self.ruleset.sheet
         resolution = self.ruleset.resolution_rules
@@ -685,27 +570,6 @@ class State:
                 }
             )
 
-    # -- answers and problems ---------------------------------------------------
-
-    def problem(self, path: str, message: str) -> None:
-        self.problems.append(Problem(path, message))
-
-    def normalised_answers(self) -> dict[str, Any]:
-        """The answers with the seed and every creation roll made (SPEC §10)."""
-        data = self.answers.model_dump(mode="json", by_alias=True, exclude_none=True)
-        data["seed"] = self.seed
-        for step_id, made in self.made_rolls.items():
-            step = data.setdefault("steps", {}).setdefault(step_id, {})
-            step["rolls"] = {**step.get("rolls", {}), **made}  # a made roll holds the answer's
-        for step_id, keys in self.made_answers.items():
-            step = data.setdefault("steps", {}).setdefault(step_id, {})
-            for key, value in keys.items():
-                if value is None:
-                    step.pop(key, None)
-                else:
-                    step[key] = value
-        return data
-
 
 def _choice_entries(result: SlotResult, count: int) -> list[Entry]:
     entries = [
@@ -731,6 +595,6 @@ __all__ = [
     "ChoicesStep",
     "FieldsStep",
     "StartingGearStep",
-    "State",
     "TrainedStep",
+    "Walk",
 ]

@@ -18,7 +18,7 @@ from gmtags.ruleset.catalogs import RatingTarget
 from gmtags.ruleset.sheet import NumberField
 
 if TYPE_CHECKING:
-    from gmtags.builder.steps import State
+    from gmtags.builder.state import State
 
 PATHS = {
     "ability": "abilities",

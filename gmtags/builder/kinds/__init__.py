@@ -1,7 +1,7 @@
 """The step kinds built in modules of their own: one module per kind, named as the kind.
 
 A module here exposes `run(state, step)`, called when its step's turn comes in the walk
-(`gmtags.builder.steps.State.run_step`); work that needs every step done first goes in
+(`gmtags.builder.steps.Walk.run_step`); work that needs every step done first goes in
 `state.finishers`. A kind of `LATER` with no module is listed by the build as "not built
 yet" and changes nothing (absent, and said to be absent); every one has its module now.
 """

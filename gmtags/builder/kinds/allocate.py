@@ -100,7 +100,7 @@ from gmtags.ruleset.refs import RulesetValueRef
 from gmtags.sheet.values import SheetValues
 
 if TYPE_CHECKING:
-    from gmtags.builder.steps import Entry, State
+    from gmtags.builder.state import Entry, State
 
 MAX_BUDGET = 1_200_000
 """004: "Los presupuestos son como máximo de 1.200.000 puntos"."""

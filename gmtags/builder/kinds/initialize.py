@@ -47,7 +47,7 @@ from gmtags.ruleset.refs import RulesetValueRef
 from gmtags.sheet.values import read_value
 
 if TYPE_CHECKING:
-    from gmtags.builder.steps import Entry, State
+    from gmtags.builder.state import Entry, State
 
 RECORD = "initialize"
 """The key of the builder record that holds each initialize step's last Set."""

@@ -47,7 +47,7 @@ from gmtags.ruleset.builder.priced import RollStep
 from gmtags.sheet.values import read_value
 
 if TYPE_CHECKING:
-    from gmtags.builder.steps import Entry, State
+    from gmtags.builder.state import Entry, State
 
 
 def run(state: State, step: RollStep) -> None:

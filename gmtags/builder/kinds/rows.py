@@ -48,7 +48,7 @@ from gmtags.ruleset.sheet.lists import SheetList
 from gmtags.sheet.holds import value_problem
 
 if TYPE_CHECKING:
-    from gmtags.builder.steps import Entry, State
+    from gmtags.builder.state import Entry, State
 
 Row = dict[str, Any]
 

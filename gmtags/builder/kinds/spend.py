@@ -75,7 +75,7 @@ import math
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from gmtags.builder import pools
+from gmtags.builder import accounts
 from gmtags.builder.card import put
 from gmtags.builder.targets import Spot, spot
 from gmtags.ruleset.builder.common import Cost
@@ -83,7 +83,7 @@ from gmtags.ruleset.builder.priced import Offer, SpendStep
 from gmtags.sheet.values import SheetValues
 
 if TYPE_CHECKING:
-    from gmtags.builder.steps import Entry, State
+    from gmtags.builder.state import Entry, State
 
 MAX_LINES = 1000
 """004: "con como máximo 1.000 líneas de compra por oferta"."""
@@ -95,7 +95,7 @@ BOUGHT = "bought"
 def run(state: State, step: SpendStep) -> None:
     """The step's place in the walk; its purchases are made when the pools settle."""
     state.blank_entry(step.id, step.kind)
-    pools.register(state)
+    state.register_settle()
 
 
 def buy_all(state: State, by_id: dict[str, Entry], values: SheetValues) -> None:
@@ -168,7 +168,7 @@ class _Offer:
     offer: Offer
     net: int
     target: Spot | None
-    account: pools.Account | None
+    account: accounts.Account | None
     cost: Cost | None = None
     low: float = 0
     high: float = 0
@@ -352,7 +352,7 @@ class _Book:
                     line.proposed, line.price = line.price, paid
             if line.reason is None and overspent and item.account is not None:
                 item.account.pay(line.price, tuple(offer.tags or ()))
-                line.counted, line.reason = True, pools.CANNOT_PAY.format(item.account.id)
+                line.counted, line.reason = True, accounts.CANNOT_PAY.format(item.account.id)
             elif line.reason is None:
                 line.reason = self._pay(item, line)
                 overspent = line.counted
@@ -410,7 +410,7 @@ class _Book:
         if goal < item.low:
             return _Line(sign, 0, f"below its minimum {_plain(item.low)}")
         price = curve(cost, value, goal) if up else -curve(cost, goal, value)
-        whole = pools.whole(price)
+        whole = accounts.whole(price)
         if whole is None:
             return _Line(goal - value, 0, "not configured (a price that is not whole)")
         return _Line(goal - value, whole)
@@ -451,7 +451,7 @@ class _Book:
         if line.price > 0 and account.remaining < line.price:
             account.pay(line.price, tags)
             line.counted = True
-            return pools.CANNOT_PAY.format(account.id)
+            return accounts.CANNOT_PAY.format(account.id)
         account.pay(line.price, tags)
         return None
 
