@@ -22,12 +22,12 @@ def load_ruleset(
     """Read and validate a ruleset from a file path or an already-parsed JSON object.
 
     The order is explicit: the JSON (size, strictness), the shapes of every section (the
-    models), then every cross-reference pass of `gmtags.ruleset.validate.PASSES` whose
-    sections have sound shapes, then (a sound file) its borrowed catalogs, read from their
-    lenders among the ruleset files of the `library` folders (`gmtags.ruleset.borrow`:
-    what they leave out is in `Ruleset.borrow_notes`, never an error). Raises
-    `RulesetError` listing every problem (never only the first), and `OSError` when the
-    file cannot be read.
+    models), then every cross-reference pass of `gmtags.ruleset.validate.PASSES` on the
+    parts with sound shapes (`gmtags.ruleset.read`), then (a sound file) its borrowed
+    catalogs, read from their lenders among the ruleset files of the `library` folders
+    (`gmtags.ruleset.borrow`: what they leave out is in `Ruleset.borrow_notes`, never an
+    error). Raises `RulesetError` listing every problem (never only the first), and
+    `OSError` when the file cannot be read.
     """
     ruleset = read_validated(source)
     borrowed = borrow_catalogs(ruleset, library)

@@ -122,7 +122,11 @@ _STAND_INS: dict[str, Any] = {
     },
 }
 """A valid value for each required top-level key, put where the file's own has shape errors so
-the passes over the other sections can still run (they never read a stand-in: see `_parse`)."""
+the passes over the other sections can still run: a stand-in holds nothing a pass could find
+wrong, and no pass looks a name up in it (`gmtags.ruleset.validate.READS`)."""
+
+_SHEET_STAND_INS: dict[str, Any] = {"version": 1}
+"""The same for each required key of `sheet`."""
 
 
 _APART = {BUILDER_APART: True}
@@ -130,11 +134,11 @@ _APART = {BUILDER_APART: True}
 
 
 def _parse(data: dict[str, Any]) -> tuple[Ruleset | None, list[Problem], frozenset[str]]:
-    """The ruleset, the shape problems, and the top-level sections that have them.
+    """The ruleset, the shape problems, and the parts of the file that have them (`_part`).
 
-    With shape problems, the model is built again from the file with each broken section
+    With shape problems, the model is built again from the file with each broken part
     left out (a stand-in where one is required), so that the passes reading only sound
-    sections still run and an author sees every problem in one round. The guided builders
+    parts still run and an author sees every problem in one round. The guided builders
     (004) are read apart, after the rest: a problem in one hides nothing else of its sheet,
     and its passes check the parts of it that parsed.
     """
@@ -148,14 +152,30 @@ def _parse(data: dict[str, Any]) -> tuple[Ruleset | None, list[Problem], frozens
         problems = [Problem(json_path(item["loc"]), item["msg"]) for item in items]
         if any(not item["loc"] for item in items):
             return None, problems, frozenset()
-        broken = frozenset(str(item["loc"][0]) for item in items)
-        patched = {key: value for key, value in data.items() if key not in broken}
-        patched |= {key: _STAND_INS[key] for key in broken if key in _STAND_INS}
+        broken = frozenset(_part(item["loc"]) for item in items)
         try:
-            ruleset = Ruleset.model_validate(patched, context=_APART)
+            ruleset = Ruleset.model_validate(_patched(data, broken), context=_APART)
         except ValidationError:
             ruleset = None
     return ruleset, problems + _builder_problems(data, ruleset, broken), broken
+
+
+def _part(loc: tuple[int | str, ...]) -> str:
+    """The part of the file a shape problem at `loc` is in: a top-level section, or one key of
+    the sheet (`sheet.fields`, `sheet.live`), whose other keys are still read."""
+    return f"sheet.{loc[1]}" if loc[0] == "sheet" and len(loc) > 1 else str(loc[0])
+
+
+def _patched(data: dict[str, Any], broken: frozenset[str]) -> dict[str, Any]:
+    """`data` without its `broken` parts, with a stand-in for each one that is required."""
+    patched = {key: value for key, value in data.items() if key not in broken}
+    patched |= {key: _STAND_INS[key] for key in broken if key in _STAND_INS}
+    keys = {part.removeprefix("sheet.") for part in broken if part.startswith("sheet.")}
+    if keys and isinstance(data.get("sheet"), dict):
+        sheet = {key: value for key, value in data["sheet"].items() if key not in keys}
+        stand_ins = {key: value for key, value in _SHEET_STAND_INS.items() if key in keys}
+        patched["sheet"] = sheet | stand_ins
+    return patched
 
 
 def _builder_problems(

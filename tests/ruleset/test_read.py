@@ -9,12 +9,30 @@ it: one problem a line, `path: message`.
 
 from __future__ import annotations
 
+import copy
+import json
 from typing import Any
 
 import pytest
 
 from gmtags import RulesetError, load_ruleset
 from tests.builder.samples import builder, points, step
+from tests.conftest import FIXTURES, REFERENCE_RULESETS
+
+_GRAVEWATCH: dict[str, Any] = json.loads(
+    (REFERENCE_RULESETS / "gravewatch.json").read_text(encoding="utf-8")
+)
+
+
+VALID = [
+    *sorted(REFERENCE_RULESETS.glob("*.json")),
+    *sorted((FIXTURES / "rulesets" / "builder").glob("*.json")),
+]
+
+
+def gravewatch() -> dict[str, Any]:
+    """A fresh copy of the Gravewatch reference ruleset (a dice pool with catalogs and items)."""
+    return copy.deepcopy(_GRAVEWATCH)
 
 
 def report(data: dict[str, Any]) -> str:
@@ -149,3 +167,134 @@ class TestRulesAcrossTheBuilder:
             sheet.builder.steps.5.catalog: names no catalog 'moons'
             """
         )
+
+
+class TestShapeProblemsHideNoRules:
+    def test_a_broken_sheet_key_hides_only_what_reads_it(self) -> None:
+        """A shape problem in one key of the sheet (its `fields`) hides no rule of another
+        section (the resolution, `rests`, the catalogs and their items, `clocks`) nor of the
+        other keys of the sheet (skills, derived values, live pools); only what looks a field
+        up is not checked: `advancement` naming a field, a derived value reading one, and the
+        enum table keyed on the broken `watch` field report nothing."""
+        data = gravewatch()
+        sheet = data["sheet"]
+        sheet["fields"][1]["colour"] = "grey"
+        sheet["skills"][0]["ability"] = "heart"
+        sheet["advancement"] = {"fields": ["nowhere"]}
+        sheet["derived"][1]["of"] += [{"field": "nowhere"}, {"derived": "light_nerve"}]
+        data["clocks"] = {"sizes": [4, 4]}
+        data["resolution"]["penaltyFrom"] = "resolve"
+        data["rests"][0]["restore"][0]["pool"] = "grit"
+        data["catalogs"][0]["feeds"] = ["charms", "trinkets"]
+        data["catalogs"][0]["entries"][0]["rows"][0]["values"]["notez"] = "Steady"
+        data["catalogs"][2]["entries"][0]["item"]["cost"]["unit"] = "florin"
+        assert report(data) == golden(
+            """
+            sheet.fields.1.colour: Extra inputs are not permitted
+            clocks.sizes: Value error, clock sizes must be distinct
+            sheet.skills.0.ability: names no ability 'heart'
+            sheet.derived.1.of.4: reads derived 'light_nerve', declared at or below it; a derived value reads only derived values declared above it
+            sheet.live.pools.0.max: a pool's max cannot read live state; it does through derived 'resolve_max' → derived 'light_nerve' → liveState 'light'
+            resolution.penaltyFrom: names no live track 'resolve'
+            rests.0.restore.0.pool: names no live pool 'grit'
+            catalogs.0.feeds.1: names no list 'trinkets'
+            catalogs.0.entries.0.rows.0.values.notez: list 'charms' has no column 'notez'
+            catalogs.2.entries.0.item.cost.unit: names no currency unit 'florin'
+            """  # noqa: E501
+        )
+
+    def test_a_broken_resolution_hides_only_what_reads_it(self) -> None:
+        """A shape problem in `resolution` hides no rule of the sheet or the catalogs; what
+        looks something up in the resolution is not checked: a `saveTiers` tier, and the
+        charms' `mechanics.check` ("Solo dice-pool puede aplicarlo"), which the stand-in
+        resolution put in its place would refuse."""
+        data = gravewatch()
+        data["resolution"]["target"]["max"] = "ten"
+        data["sheet"]["saveTiers"] = ["warded"]
+        data["sheet"]["fields"][0]["hideWhen"] = {"field": "nowhere", "equals": "x"}
+        data["sheet"]["derived"][1]["of"].append({"derived": "harm_left"})
+        data["catalogs"][0]["feeds"] = ["charms", "trinkets"]
+        data["catalogs"][2]["entries"][0]["item"]["cost"]["unit"] = "florin"
+        assert report(data) == golden(
+            """
+            resolution.target.max: Input should be a valid integer
+            sheet.fields.0.hideWhen.field: names no field 'nowhere'
+            sheet.derived.1.of.3: reads derived 'harm_left', declared at or below it; a derived value reads only derived values declared above it
+            sheet.live.pools.0.max: a pool's max cannot read live state; it does through derived 'resolve_max' → derived 'harm_left' → liveTrack 'harm'
+            catalogs.0.feeds.1: names no list 'trinkets'
+            catalogs.2.entries.0.item.cost.unit: names no currency unit 'florin'
+            """  # noqa: E501
+        )
+
+    def test_a_broken_builder_step_hides_no_rule_of_the_sheet(self) -> None:
+        """A shape problem in a step of `sheet.builder` is the builder's own (004): the sheet's
+        rules and the catalogs' are still checked."""
+        data = points()
+        step(data, "attributes")["priorities"] = "high"
+        data["sheet"]["derived"][0]["hideWhen"] = {"field": "nowhere", "equals": 1}
+        data["catalogs"][0]["entries"][0]["rows"][0]["values"]["notez"] = "x"
+        assert report(data) == golden(
+            """
+            sheet.builder.steps.1.priorities: Input should be a valid list
+            sheet.derived.0.hideWhen.field: names no field 'nowhere'
+            catalogs.0.entries.0.rows.0.values.notez: list 'gifts' has no column 'notez'
+            """
+        )
+
+
+def _places(data: dict[str, Any]) -> list[tuple[str | int, ...]]:
+    """The parts a shape problem is put in: each top-level section, each key of the sheets
+    (the character's and the party's), and each item of their lists and their builders'."""
+    found: list[tuple[str | int, ...]] = [(key,) for key in data if not key.startswith("$")]
+    for owner in ("sheet", "party"):
+        for key, value in data.get(owner, {}).items():
+            if key.startswith("$"):
+                continue
+            found.append((owner, key))
+            lists = value if key in ("live", "builder") else {key: value}
+            for name, items in lists.items() if isinstance(lists, dict) else ():
+                at = (owner, name) if key == name else (owner, key, name)
+                if isinstance(items, list):
+                    found += [(*at, place) for place in range(len(items))]
+    return found
+
+
+def _broken(value: Any) -> Any:
+    """`value` with a shape problem of its own: an unknown key, or a wrong type."""
+    if isinstance(value, dict):
+        return {**value, "unknown_key": 1}
+    if isinstance(value, list):
+        return "a list"
+    return {"a": "scalar"}
+
+
+class TestNoFollowOn:
+    @pytest.mark.parametrize("path", VALID, ids=lambda path: path.name)
+    def test_a_shape_problem_reports_only_itself(self, path: Any) -> None:
+        """A valid ruleset with a shape problem added to one part (an unknown key or a wrong
+        type, or an item without its id) is refused at that part and nowhere else: no rule
+        reports a name missing, or a value wrong, only because that part was left out."""
+        base = json.loads(path.read_text(encoding="utf-8"))
+        load_ruleset(base)
+        for where in _places(base):
+            for mode in ("broken", "no id"):
+                data = copy.deepcopy(base)
+                *above, last = where
+                parent = data
+                for key in above:
+                    parent = parent[key]
+                if mode == "broken":
+                    parent[last] = _broken(parent[last])
+                elif isinstance(parent[last], dict) and "id" in parent[last]:
+                    del parent[last]["id"]
+                else:
+                    continue
+                at = ".".join(map(str, where))
+                with pytest.raises(RulesetError) as caught:
+                    load_ruleset(data)
+                elsewhere = [
+                    str(problem)
+                    for problem in caught.value.problems
+                    if problem.path != at and not problem.path.startswith(f"{at}.")
+                ]
+                assert elsewhere == [], f"{mode} at {at}"

@@ -55,13 +55,24 @@ class TestPasses:
         assert "sheet.advancement.fields.0" in paths
         assert any(path.startswith("rests.0") for path in paths)
 
-    def test_a_broken_sheet_leaves_the_passes_that_do_not_read_it(self) -> None:
-        """With the sheet broken, only the passes that never read the sheet run."""
+    def test_a_broken_sheet_key_leaves_the_passes_of_the_others(self) -> None:
+        """A shape error in one key of the sheet hides no rule problem of another key."""
         data = json.loads((FIXTURES / "rulesets" / "sheet-base.json").read_text())
         data["sheet"]["version"] = "one"
+        data["sheet"]["advancement"] = {"fields": ["nope"]}
         with pytest.raises(RulesetError) as caught:
             load_ruleset(data)
-        assert [p.path for p in caught.value.problems] == ["sheet.version"]
+        paths = [p.path for p in caught.value.problems]
+        assert paths == ["sheet.version", "sheet.advancement.fields.0"]
+
+    def test_a_broken_sheet_leaves_the_passes_that_do_not_read_it(self) -> None:
+        """With the whole sheet broken, no pass looks a name up in it (a stand-in sheet)."""
+        data = json.loads((FIXTURES / "rulesets" / "sheet-base.json").read_text())
+        data["sheet"] = "a sheet"
+        data["gm"] = {"sheetSummary": {"fields": ["nope"]}}
+        with pytest.raises(RulesetError) as caught:
+            load_ruleset(data)
+        assert [p.path for p in caught.value.problems] == ["sheet"]
 
     def test_base_fixture_is_valid(self) -> None:
         """The base the invalid fixtures are built from imports cleanly."""

@@ -7,10 +7,11 @@ untrained rules that could never change a roll, rests, the party sheet, and
 what the resolution (000) names elsewhere in the file: the sheet, catalog
 `mechanics.check`, layer ladders and `combat`, and (004) what the guided
 builders and catalog `grants` name (`validate.builder`).
-`gmtags.ruleset.load.load_ruleset` calls `validate` once the models have read
-the shapes: the passes run in the order of `PASSES`, every one whose sections
-(`READS`) have sound shapes, and every problem is reported, never only the
-first. The sheet's index is built once and handed to each.
+`gmtags.ruleset.read` calls `validate` once the models have read the shapes:
+the passes run in the order of `PASSES`, every one whose parts (`READS`: the
+top-level sections and the sheet's keys it looks names up in) have sound
+shapes, and every problem is reported, never only the first. The sheet's index
+is built once and handed to each.
 
 Seed sections named below are from 002 unless said otherwise; the resolution
 passes at the end implement 000.
@@ -22,6 +23,7 @@ from collections.abc import Callable, Mapping
 from types import MappingProxyType
 
 from gmtags.errors import Problem
+from gmtags.ruleset.character_sheet import Sheet
 from gmtags.ruleset.model import Ruleset
 from gmtags.ruleset.validate.builder import (
     check_builder,
@@ -106,53 +108,73 @@ PASSES: tuple[Pass, ...] = (
 """The passes, in the order their problems are reported."""
 
 
-_SHEET = frozenset({"sheet", "items"})
+def _sheet(*keys: str) -> frozenset[str]:
+    """Keys of the sheet as parts of the file (`sheet.fields`)."""
+    return frozenset(f"sheet.{key}" for key in keys)
+
+
+SHEET_PARTS = _sheet(*(info.alias or name for name, info in Sheet.model_fields.items()))
+"""Each key of the sheet is a part of its own: one with shape problems is left out alone."""
+
+_NONE: frozenset[str] = frozenset()
+_BUILDER = _sheet(
+    "fields", "abilities", "skills", "saves", "lists", "skillTiers", "saveTiers", "bonusRange"
+) | {"resolution", "catalogs", "items"}
 READS: Mapping[Pass, frozenset[str]] = MappingProxyType(
     {
-        check_duplicate_ids: _SHEET | {"party", "resolution", "rests"},
-        check_entries: _SHEET | {"resolution"},
-        check_fields: _SHEET,
-        check_derived: _SHEET,
-        check_lists: _SHEET,
-        check_live_pools: _SHEET,
-        check_live_tracks: _SHEET,
-        check_live_states: _SHEET,
-        check_formulas: _SHEET | {"resolution"},
-        check_resolution_common: _SHEET | {"resolution"},
-        check_advancement: _SHEET,
-        check_rests: _SHEET | {"rests"},
-        check_party: _SHEET | {"party"},
-        check_gm_summary: _SHEET | {"gm"},
-        check_combat_health: _SHEET | {"combat"},
-        check_resolution_refs: _SHEET | {"resolution"},
-        check_catalog_headers: _SHEET | {"id", "catalogs", "combat"},
-        check_catalog_rows: _SHEET | {"catalogs"},
-        check_catalog_mechanics: _SHEET | {"catalogs"},
-        check_catalog_checks: _SHEET | {"catalogs", "resolution"},
-        check_catalog_contextual: _SHEET | {"catalogs"},
-        check_builder: _SHEET | {"catalogs", "resolution"},
-        check_builder_reads: _SHEET | {"catalogs", "resolution"},
-        check_builder_grants: _SHEET | {"catalogs", "resolution"},
-        check_party_builder: _SHEET | {"party", "catalogs", "resolution"},
-        check_layer_ladders: frozenset({"layers", "resolution"}),
-        check_layer_fields: _SHEET | {"layers"},
-        check_layer_catalogs: frozenset({"layers", "catalogs"}),
-        check_layer_currencies: frozenset({"layers", "items"}),
-        check_items_values: _SHEET,
-        check_item_entries: _SHEET | {"catalogs"},
-        check_combat_refs: _SHEET | {"combat"},
-        check_battle_refs: _SHEET | {"battle"},
-        check_resolution_combat: frozenset({"resolution", "combat"}),
+        check_duplicate_ids: _NONE,
+        check_entries: _NONE,
+        check_fields: _NONE,
+        check_derived: _NONE,
+        check_lists: _NONE,
+        check_live_pools: _NONE,
+        check_live_tracks: _NONE,
+        check_live_states: _NONE,
+        check_formulas: _NONE,
+        check_resolution_common: _NONE,
+        check_advancement: _sheet("fields"),
+        check_rests: _sheet("live", "lists"),
+        check_party: _NONE,
+        check_gm_summary: _sheet("fields", "derived", "lists"),
+        check_combat_health: _NONE,
+        check_resolution_refs: _NONE,
+        check_catalog_headers: _NONE,
+        check_catalog_rows: _sheet("builder") | {"party"},
+        check_catalog_mechanics: _NONE,
+        check_catalog_checks: frozenset({"resolution"}),
+        check_catalog_contextual: _NONE,
+        check_builder: _BUILDER,
+        check_builder_reads: _sheet("skills", "saves"),
+        check_builder_grants: _BUILDER | _sheet("builder") | {"party"},
+        check_party_builder: _sheet("skillTiers", "saveTiers")
+        | {"party", "resolution", "catalogs", "items"},
+        check_layer_ladders: frozenset({"resolution"}),
+        check_layer_fields: _sheet("fields"),
+        check_layer_catalogs: frozenset({"catalogs"}),
+        check_layer_currencies: frozenset({"items"}),
+        check_items_values: _NONE,
+        check_item_entries: _NONE,
+        check_combat_refs: _NONE,
+        check_battle_refs: _NONE,
+        check_resolution_combat: frozenset({"resolution"}),
     }
 )
-"""The top-level sections each pass reads: a pass runs only when all of them have sound
-shapes (a stand-in for a broken section is never read)."""
+"""The parts of the file (top-level sections, and the sheet's keys: `SHEET_PARTS`) each pass
+looks names up in: a pass runs only when all of them have sound shapes. What a pass only walks
+needs no entry: a part with shape problems is left out (walked as empty) or a stand-in that
+holds nothing to report (`gmtags.ruleset.read`), and a pass finds only what is wrong in what it
+walks. A pass that looks names up in several parts, each for its own rule, asks for each
+(`SheetIndex.parsed`), and so does every value reference (`validate.refs.check_ref`,
+`hide_when`): a name is never reported missing from a part that did not parse."""
 
 
 def validate(ruleset: Ruleset, broken: frozenset[str] = frozenset()) -> list[Problem]:
     """Every problem the passes find, in their order, leaving out each pass that reads a
-    section in `broken` (one with shape errors); the sheet index is built once."""
-    index = SheetIndex.of_sheet(ruleset)
+    part in `broken` (one with shape errors: a top-level section or a key of the sheet; a
+    broken `sheet` is every key of it); the sheet index is built once."""
+    if "sheet" in broken:
+        broken |= SHEET_PARTS
+    index = SheetIndex.of_sheet(ruleset, broken)
     return [
         problem
         for check in PASSES

@@ -1,8 +1,9 @@
 """004 (BUILDER.md chunk A): what `sheet.builder`, `party.builder` and catalog `grants` name.
 
 The shapes and the rules between the builder's own keys are the models'
-(`gmtags.ruleset.builder`); these passes read the typed `Sheet.builder_model`
-(`Party.builder_model`) and check what needs the rest of the file, every
+(`gmtags.ruleset.builder`); these passes read the parts of `sheet.builder`
+(`party.builder`) that parsed (`Sheet.builder_parts`, each at its place in the
+file, `BuilderCheck.item`) and check what needs the rest of the file, every
 problem at its JSON path (`sheet.builder.steps.3.catalog`):
 
 - `check_builder`: each step and the envelope against the sheet, the
@@ -107,7 +108,8 @@ def check_party_builder(ruleset: Ruleset, index: SheetIndex) -> list[Problem]:
     builder = party.builder_parts.builder if party is not None else None
     if party is None or builder is None:
         return []
-    check = BuilderCheck(ruleset, SheetIndex.of_party(ruleset, party), builder, "party.builder")
+    party_index = SheetIndex.of_party(ruleset, party, index.broken)
+    check = BuilderCheck(ruleset, party_index, builder, "party.builder")
     for place, step in enumerate(builder.steps):
         if isinstance(step, AbilitiesStep | TrainedStep):
             check.add(f"{check.at(place)}.kind", "a party sheet has no abilities, skills or saves")
@@ -296,7 +298,7 @@ def check_builder_grants(ruleset: Ruleset, index: SheetIndex) -> list[Problem]:
     party_builder = party.builder_parts.builder if party is not None else None
     shared = check
     if party is not None and party_builder is not None and index.party_catalogs:
-        party_index = SheetIndex.of_party(ruleset, party)
+        party_index = SheetIndex.of_party(ruleset, party, index.broken)
         shared = _GrantsCheck.of(BuilderCheck(ruleset, party_index, party_builder, "party.builder"))
     seen: dict[str, set[str]] = {}
     for path, catalog, entry in _entries(ruleset):

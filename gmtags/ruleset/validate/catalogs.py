@@ -82,7 +82,8 @@ def check_catalog_contextual(ruleset: Ruleset, index: SheetIndex) -> list[Proble
     problems: list[Problem] = []
     for at, contextual in _mechanics(ruleset, "contextual"):
         for key, known in (("skills", index.skills), ("saves", index.saves)):
-            for place, name in enumerate(getattr(contextual, key) or []):
+            named = getattr(contextual, key) if index.parsed(f"sheet.{key}") else None
+            for place, name in enumerate(named or []):
                 if name not in known:
                     problems.append(Problem(f"{at}.{key}.{place}", f"names no {key[:-1]} '{name}'"))
         problems += contextual_effect(contextual.check, contextual.cost, at, index)
@@ -99,24 +100,33 @@ def check_catalog_headers(ruleset: Ruleset, index: SheetIndex) -> list[Problem]:
     problems: list[Problem] = []
     for position, catalog in enumerate(ruleset.catalog_models):
         at = f"catalogs.{position}"
-        if catalog.holds == "creatures" and ruleset.combat is None:
+        if catalog.holds == "creatures" and ruleset.combat is None and index.parsed("combat"):
             problems.append(Problem(f"{at}.holds", "a catalog of creatures needs a combat block"))
-        if catalog.holds == "items" and ruleset.items is None:
+        if catalog.holds == "items" and ruleset.items is None and index.parsed("items"):
             problems.append(Problem(f"{at}.holds", "a catalog of items needs an items block"))
         sheet = index.for_catalog(catalog.id)
+        lists, fields = _parsed(sheet, "lists"), _parsed(sheet, "fields")
         for place, list_id in enumerate(catalog.feeds or ()):
-            if list_id not in sheet.lists:
+            if list_id not in sheet.lists and lists:
                 problems.append(Problem(f"{at}.feeds.{place}", f"names no list '{list_id}'"))
         for place, found in enumerate(catalog.filters or ()):
             start = found.start_from
-            if start is not None and start.field not in sheet.fields:
+            if start is not None and start.field not in sheet.fields and fields:
                 where = f"{at}.filters.{place}.startFrom.field"
                 problems.append(Problem(where, f"names no field '{start.field}'"))
-        if catalog.from_ is not None and catalog.from_.ruleset == ruleset.id:
+        mine = index.parsed("id")
+        if catalog.from_ is not None and catalog.from_.ruleset == ruleset.id and mine:
             problems.append(
                 Problem(f"{at}.from.ruleset", "a catalog cannot borrow from its own ruleset")
             )
     return problems
+
+
+def _parsed(sheet: SheetIndex, key: str) -> bool:
+    """True when the party and the builders (which say whose sheet a catalog is read against:
+    `SheetIndex.party_catalogs`) and the `key` of that sheet have no shape problems."""
+    whose = sheet.parsed("party", "sheet.builder")
+    return whose and (sheet.party or sheet.parsed(f"sheet.{key}"))
 
 
 def check_catalog_rows(ruleset: Ruleset, index: SheetIndex) -> list[Problem]:
@@ -205,12 +215,14 @@ def check_catalog_mechanics(ruleset: Ruleset, index: SheetIndex) -> list[Problem
         if mechanics is None:
             continue
         at = f"{path}.mechanics"
-        for place, term in enumerate(mechanics.cost or ()):
+        costs = (mechanics.cost or []) if index.parsed("sheet.live") else []
+        for place, term in enumerate(costs):
             if term.pool not in index.pools and term.pool not in index.groups:
                 message = f"names no pool or pool group '{term.pool}'"
                 problems.append(Problem(f"{at}.cost.{place}.pool", message))
-        if mechanics.save is not None and mechanics.save.save not in index.saves:
-            problems.append(Problem(f"{at}.save.save", f"names no save '{mechanics.save.save}'"))
+        save = mechanics.save if index.parsed("sheet.saves") else None
+        if save is not None and save.save not in index.saves:
+            problems.append(Problem(f"{at}.save.save", f"names no save '{save.save}'"))
         if mechanics.scales is not None:
             problems += _scaling(mechanics.scales.from_, f"{at}.scales.from", index, "scales")
         reaction = mechanics.reaction

@@ -7,7 +7,7 @@ exists, `damageKinds` against a wound track, the resolution kind a combat goes
 with, and the pools and lists `battle` borrows.
 
 The passes read the typed `Ruleset.combat_model` and `battle_model`
-(`validate` runs no pass over a section whose shapes are broken).
+(`validate` looks no name up in a part of the file whose shapes are broken).
 """
 
 from __future__ import annotations
@@ -23,6 +23,8 @@ from gmtags.ruleset.validate.refs import check_ref
 
 def _health(health: Health, path: str, index: SheetIndex) -> list[Problem]:
     """§11 `health{pool}|{track}`: the live pool or live track a fight damages exists."""
+    if not index.parsed("sheet.live"):
+        return []
     if health.pool is not None and health.pool not in index.pools:
         return [Problem(f"{path}.pool", f"names no live pool '{health.pool}'")]
     if health.track is not None and health.track not in index.tracks:
@@ -64,18 +66,19 @@ def check_battle_refs(ruleset: Ruleset, index: SheetIndex) -> list[Problem]:
     if battle is None:
         return []
     problems = _health(battle.health, "battle.health", index)
+    live, lists = index.parsed("sheet.live"), index.parsed("sheet.lists")
     energy = _named(battle.energy, "pool")
-    if energy is not None and energy not in index.pools:
+    if energy is not None and energy not in index.pools and live:
         problems.append(Problem("battle.energy.pool", f"names no live pool '{energy}'"))
     for place, slot in enumerate(battle.slots or ()):
-        if slot.pool not in index.pools:
+        if slot.pool not in index.pools and live:
             problems.append(
                 Problem(f"battle.slots.{place}.pool", f"names no live pool '{slot.pool}'")
             )
     skills = battle.skills if isinstance(battle.skills, list) else []
     for place, entry in enumerate(skills):
         name = _named(entry, "list")
-        if name is not None and name not in index.lists:
+        if name is not None and name not in index.lists and lists:
             problems.append(Problem(f"battle.skills.{place}.list", f"names no list '{name}'"))
     return problems
 

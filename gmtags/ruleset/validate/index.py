@@ -86,12 +86,19 @@ class SheetIndex:
     groups: set[str] = field(default_factory=set)
     tracks: dict[str, LiveTrack] = field(default_factory=dict)
     states: dict[str, LiveState] = field(default_factory=dict)
+    broken: frozenset[str] = frozenset()
     _edges: dict[Node, list[Node]] = field(default_factory=dict, repr=False)
     _party_index: SheetIndex | None = field(default=None, repr=False)
 
+    def parsed(self, *parts: str) -> bool:
+        """True when none of `parts` (`sheet.fields`, `resolution`, …) has shape problems: a
+        name looked up in a part left out would read as missing when it may not be."""
+        return not self.broken.intersection(parts)
+
     @classmethod
-    def of_sheet(cls, ruleset: Ruleset) -> SheetIndex:
-        """The character sheet's index."""
+    def of_sheet(cls, ruleset: Ruleset, broken: frozenset[str] = frozenset()) -> SheetIndex:
+        """The character sheet's index; `broken` names the parts of the file with shape
+        problems (`gmtags.ruleset.validate.validate`)."""
         sheet = ruleset.sheet
         derived: dict[str, tuple[int, DerivedValue]] = {}
         for index, value in enumerate(sheet.derived):
@@ -108,14 +115,19 @@ class SheetIndex:
             groups={pool.group for pool in sheet.live.pools if pool.group is not None},
             tracks=_first_by_id(sheet.live.tracks),
             states=_first_by_id(sheet.live.states),
+            broken=broken,
         )
 
     @classmethod
-    def of_party(cls, ruleset: Ruleset, party: Party) -> SheetIndex:
-        """The party sheet's index: its own fields, pools and lists, nothing of a character's."""
+    def of_party(
+        cls, ruleset: Ruleset, party: Party, broken: frozenset[str] = frozenset()
+    ) -> SheetIndex:
+        """The party sheet's index: its own fields, pools and lists, nothing of a character's
+        (the party's own names are looked up only once the party has parsed)."""
         return cls(
             ruleset=ruleset,
             party=True,
+            broken=broken,
             fields=_first_by_id(party.fields),
             lists=_first_by_id(party.lists),
             pools=_first_by_id(party.pools),
@@ -141,7 +153,7 @@ class SheetIndex:
         if self.party or party is None or catalog_id not in self.party_catalogs:
             return self
         if self._party_index is None:
-            self._party_index = SheetIndex.of_party(self.ruleset, party)
+            self._party_index = SheetIndex.of_party(self.ruleset, party, self.broken)
         return self._party_index
 
     # -- the dependency graph ------------------------------------------------

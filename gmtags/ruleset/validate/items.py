@@ -8,7 +8,7 @@ values"), and an item entry's category, rarity, tags, stats, slots and price
 unit are ones `items` declares.
 
 The passes read the typed `Ruleset.items_model` and each entry's typed
-`item` (`validate` runs no pass over a section whose shapes are broken).
+`item` (`validate` looks no name up in a part of the file whose shapes are broken).
 
 Decisions where the notes are silent: an entry's `stats` and `slots` are kept
 as raw JSON, but where they are objects their keys are item stats and slots

@@ -167,6 +167,8 @@ def _track_extra(track: LiveTrack, path: str, index: SheetIndex) -> list[Problem
     at = f"{path}.extra"
     if track.levels is None:
         return [Problem(at, "extra adds levels, so it only goes with named levels")]
+    if not index.parsed("sheet.lists"):
+        return []
     sheet_list = index.lists.get(extra.list)
     if sheet_list is None:
         return [Problem(f"{at}.list", f"names no list '{extra.list}'")]

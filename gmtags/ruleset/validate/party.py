@@ -30,7 +30,7 @@ def check_party(ruleset: Ruleset, index: SheetIndex) -> list[Problem]:
     party = ruleset.party
     if party is None:
         return []
-    character, index = index, SheetIndex.of_party(ruleset, party)
+    character, index = index, SheetIndex.of_party(ruleset, party, index.broken)
     problems = [
         *field_problems(party.fields, "party.fields", index),
         *pool_problems(party.pools, "party.pools", index),
@@ -48,7 +48,12 @@ def check_party(ruleset: Ruleset, index: SheetIndex) -> list[Problem]:
         elif member.field in seen:
             problems.append(Problem(f"{at}.field", f"'{member.field}' is read from members twice"))
         seen.add(member.field)
-        if member.sum is not None and not isinstance(character.fields.get(member.sum), NumberField):
+        numbers = character.parsed("sheet.fields")
+        if (
+            member.sum is not None
+            and numbers
+            and not isinstance(character.fields.get(member.sum), NumberField)
+        ):
             problems.append(Problem(f"{at}.sum", f"'{member.sum}' is not a character number field"))
     return problems
 

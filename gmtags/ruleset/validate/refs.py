@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
+from types import MappingProxyType
 from typing import Any
 
 from gmtags.errors import Problem
@@ -16,6 +17,23 @@ from gmtags.ruleset.sheet import (
 )
 from gmtags.ruleset.validate.index import Node, SheetIndex, describe, reads_modifier
 
+_PARTS: Mapping[str, str] = MappingProxyType(
+    {
+        "field": "sheet.fields",
+        "abilityModFromField": "sheet.fields",
+        "derived": "sheet.derived",
+        "abilityScore": "sheet.abilities",
+        "abilityMod": "sheet.abilities",
+        "skillMod": "sheet.skills",
+        "saveMod": "sheet.saves",
+        "livePool": "sheet.live",
+        "liveTrack": "sheet.live",
+        "listSum": "sheet.lists",
+        "itemStat": "items",
+    }
+)
+"""The part of the file each kind of reference names something in."""
+
 
 def check_ref(ref: RulesetValueRef, path: str, index: SheetIndex) -> list[Problem]:
     """Every problem with one value reference: unknown ids and wrong kinds of field.
@@ -24,12 +42,16 @@ def check_ref(ref: RulesetValueRef, path: str, index: SheetIndex) -> list[Proble
     `abilityModFromField` an enum field, `listSum.column` a number column and
     `onlyWhen` a boolean column; `read: "penalty"` needs a wound track;
     `itemStat` needs an `items` block. On the party sheet (002, "Ficha de
-    grupo…") a formula reads only a constant or a party number field.
+    grupo…") a formula reads only a constant or a party number field. A reference
+    into a part of the file with shape problems (`_PARTS`) is not checked: what it
+    names may be there.
     """
     key, target = ref.key, ref.target
     at = f"{path}.{key}"
     if index.party and key not in ("const", "field"):
         return [Problem(at, "a party formula reads only a constant or a party number field")]
+    if not index.party and not index.parsed(_PARTS.get(key, "")):
+        return []
     if key == "field":
         found = index.fields.get(target or "")
         where = "party field" if index.party else "field"
@@ -198,7 +220,7 @@ def hide_when(
     hide: HideWhen | None, path: str, index: SheetIndex, owner: str | None = None
 ) -> list[Problem]:
     """002, "hideWhen oculta un campo": the field exists and every value is one it can hold."""
-    if hide is None:
+    if hide is None or not (index.party or index.parsed("sheet.fields")):
         return []
     at = f"{path}.hideWhen"
     target = index.fields.get(hide.field)

@@ -26,7 +26,7 @@ def check_resolution_common(ruleset: Ruleset, index: SheetIndex) -> list[Problem
     """
     common = ruleset.resolution_common
     problems: list[Problem] = []
-    if common.penalty_from is not None:
+    if common.penalty_from is not None and index.parsed("sheet.live"):
         track = index.tracks.get(common.penalty_from)
         if track is None:
             problems.append(
@@ -76,9 +76,9 @@ def check_resolution_refs(ruleset: Ruleset, index: SheetIndex) -> list[Problem]:
     for position, entry in enumerate(rules.spend or []):
         at = f"resolution.spend.{position}"
         pool = index.pools.get(entry.pool)
-        if pool is None:
+        if pool is None and index.parsed("sheet.live"):
             problems.append(Problem(f"{at}.pool", f"names no live pool '{entry.pool}'"))
-        elif pool.starts_empty:
+        elif pool is not None and pool.starts_empty:
             problems.append(
                 Problem(
                     f"{at}.pool",
@@ -96,7 +96,7 @@ def check_resolution_refs(ruleset: Ruleset, index: SheetIndex) -> list[Problem]:
     for position, override in enumerate(rules.overrides):
         at = f"resolution.overrides.{position}"
         for key, item, name in override.checks():
-            if name not in known[key]:
+            if name not in known[key] and index.parsed(f"sheet.{key}"):
                 problems.append(
                     Problem(f"{at}.{key}.{item}", f"names no {CHECK_WORDS[key]} '{name}'")
                 )
@@ -105,7 +105,7 @@ def check_resolution_refs(ruleset: Ruleset, index: SheetIndex) -> list[Problem]:
     for loc, ref in rules.sheet_refs():
         problems += check_ref(ref, ".".join(["resolution", *map(str, loc)]), index)
     for loc, name in rules.skill_refs():
-        if name not in index.skills:
+        if name not in index.skills and index.parsed("sheet.skills"):
             problems.append(
                 Problem(".".join(["resolution", *map(str, loc)]), f"names no skill '{name}'")
             )

@@ -50,13 +50,15 @@ def check_entries(ruleset: Ruleset, index: SheetIndex) -> list[Problem]:
 
     Also "Qué hace una prueba sin entrenamiento.": `harder` raises a pool's
     per-die target by one, so it is refused unless the ruleset is a dice pool
-    whose target can move; and skillTiers/saveTiers name proficiency tiers.
+    whose target can move; and skillTiers/saveTiers name proficiency tiers. Each
+    is checked once the part it reads (sections, abilities, the resolution) parsed.
     """
     sheet = ruleset.sheet
     sections = {section.id for section in sheet.sections}
     abilities = {ability.id for ability in sheet.abilities}
     tiers = {tier.id for tier in ruleset.resolution_common.proficiency_tiers}
-    harder_ok = _movable_target(ruleset)
+    resolution = index.parsed("resolution")
+    harder_ok = _movable_target(ruleset) or not resolution
     problems: list[Problem] = []
 
     def untrained(rule: object, path: str) -> None:
@@ -70,23 +72,24 @@ def check_entries(ruleset: Ruleset, index: SheetIndex) -> list[Problem]:
             )
 
     def section(name: str | None, path: str) -> None:
-        if name is not None and name not in sections:
+        if name is not None and name not in sections and index.parsed("sheet.sections"):
             problems.append(Problem(f"{path}.section", f"names no section '{name}'"))
 
     for position, heading in enumerate(sheet.sections):
         untrained(heading.untrained, f"sheet.sections.{position}")
     for position, ability in enumerate(sheet.abilities):
         section(ability.section, f"sheet.abilities.{position}")
+    known = index.parsed("sheet.abilities")
     for key, entries in (("skills", sheet.skills), ("saves", sheet.saves)):
         for position, entry in enumerate(entries):
             path = f"sheet.{key}.{position}"
             section(entry.section, path)
             untrained(entry.untrained, path)
-            if entry.ability is not None and entry.ability not in abilities:
+            if entry.ability is not None and entry.ability not in abilities and known:
                 problems.append(Problem(f"{path}.ability", f"names no ability '{entry.ability}'"))
     for key, offered in (("skillTiers", sheet.skill_tiers), ("saveTiers", sheet.save_tiers)):
         for position, tier in enumerate(offered or []):
-            if tier not in tiers:
+            if tier not in tiers and resolution:
                 problems.append(
                     Problem(f"sheet.{key}.{position}", f"names no proficiency tier '{tier}'")
                 )
@@ -153,6 +156,8 @@ def check_derived(ruleset: Ruleset, index: SheetIndex) -> list[Problem]:
 def _enum_table(value: EnumTableDerived, path: str, index: SheetIndex) -> list[Problem]:
     source = value.from_
     values: list[str]
+    if not index.parsed("sheet.fields" if source.field is not None else "sheet.live"):
+        return []
     if source.field is not None:
         found = index.fields.get(source.field)
         if not isinstance(found, EnumField):
@@ -289,7 +294,7 @@ def contextual_effect(
 ) -> list[Problem]:
     """A contextual `check` and `cost`, on a list or a catalog entry (004, 1.214 and 1.218)."""
     problems: list[Problem] = []
-    if check is not None:
+    if check is not None and index.parsed("resolution"):
         resolution = index.ruleset.resolution
         if check.pool_effects and index.ruleset.resolution_kind != "dice-pool":
             problems.append(
@@ -304,7 +309,7 @@ def contextual_effect(
                     f"{at}.check.cancel", "cancel: false needs a resolution.cancel to switch off"
                 )
             )
-    for position, cost in enumerate(costs or []):
+    for position, cost in enumerate((costs or []) if index.parsed("sheet.live") else []):
         where = f"{at}.cost.{position}"
         if cost.pool is not None and cost.pool not in index.pools and cost.pool not in index.groups:
             problems.append(Problem(f"{where}.pool", f"names no pool or pool group '{cost.pool}'"))
@@ -329,15 +334,16 @@ def _row_checks(sheet_list: SheetList, path: str, index: SheetIndex) -> list[Pro
     problems: list[Problem] = []
     checks = sheet_list.checks or []
     stances = ids(index.ruleset.resolution, "stances") or set()
+    abilities, resolution = index.parsed("sheet.abilities"), index.parsed("resolution")
     for position, check in enumerate(checks):
         at = f"{path}.checks.{position}"
         problems += expect_column(sheet_list, check.name, TEXT, "a text column", f"{at}.name")
         problems += expect_column(
             sheet_list, check.rating, NUMBER, "a number column", f"{at}.rating"
         )
-        if check.ability is not None and check.ability not in index.abilities:
+        if check.ability is not None and check.ability not in index.abilities and abilities:
             problems.append(Problem(f"{at}.ability", f"names no ability '{check.ability}'"))
-        if check.stance is not None and check.stance not in stances:
+        if check.stance is not None and check.stance not in stances and resolution:
             problems.append(Problem(f"{at}.stance", f"names no resolution stance '{check.stance}'"))
         if len(checks) > 1 and check.label is None:
             problems.append(
@@ -396,7 +402,7 @@ def check_formulas(ruleset: Ruleset, index: SheetIndex) -> list[Problem]:
         path = f"resolution.adjust.{position}"
         problems += check_ref(adjust.value, f"{path}.value", index)
         for item, name in enumerate(adjust.abilities or []):
-            if name not in index.abilities:
+            if name not in index.abilities and index.parsed("sheet.abilities"):
                 problems.append(Problem(f"{path}.abilities.{item}", f"names no ability '{name}'"))
     return problems
 
