@@ -21,6 +21,7 @@ from gmtags.builder import dice as rolls
 from gmtags.builder.answers import RecordedRoll
 from gmtags.builder.scores import (
     Chosen,
+    PointBuy,
     grant_scores,
     nearest_table_score,
     offered_scores,
@@ -50,7 +51,7 @@ def abilities_step(state: State, step: AbilitiesStep) -> None:
         method = step.default or methods.default
     entry["offered"] = methods.declared
     if method is None:
-        entry["pending"] = 1
+        entry["pending"] += 1
         entry["reasons"].append("choose a method")
         return
     entry["active"] = [method]
@@ -62,9 +63,8 @@ def abilities_step(state: State, step: AbilitiesStep) -> None:
         entry["reasons"].append("a described character is not rolled for")  # H2
         return
     scores = dict(answer.scores or {})
-    base, pending = _method_scores(state, step, method, names, scores, own)
+    base = _method_scores(state, step, method, names, scores, own, entry)
     state.base_scores = {**(state.base_scores or {}), **base}
-    entry["pending"] = pending
 
 
 def _method_scores(
@@ -74,8 +74,9 @@ def _method_scores(
     names: list[str],
     scores: dict[str, int],
     own: dict[str, Any],
-) -> tuple[dict[str, int], int]:
-    """The base scores a method gives, and the step's badge for them."""
+    entry: Entry,
+) -> dict[str, int]:
+    """The base scores a method gives; what is left to do with them goes in the badge."""
     methods = step.methods
     if method == "pointBuy" and methods.point_buy is not None:
         table = [(int(s), int(c)) for s, c in methods.point_buy.costs]
@@ -94,15 +95,18 @@ def _method_scores(
             "credit": 0,
             "remaining": bought.remaining,
         }
-        return start, bought.pending
+        entry["pending"] += bought.pending
+        entry["reasons"] += point_buy_reasons(bought, table, start)
+        return start
     if method == "standardArray" and methods.standard_array is not None:
-        return _assigned(state, step.id, list(methods.standard_array), names, scores)
+        return _assigned(state, step.id, list(methods.standard_array), names, scores, entry)
     if method == "roll" and methods.roll is not None:
         thrown = [
             creation_roll(state, step.id, str(n), rolls.Dice.of(methods.roll))
             for n in range(len(names))
         ]
-        return _assigned(state, step.id, [t for t in thrown if t is not None], names, scores)
+        made = [t for t in thrown if t is not None]
+        return _assigned(state, step.id, made, names, scores, entry)
     if method == "rolls" and methods.rolls is not None:
         base: dict[str, int] = {}
         for group in methods.rolls:
@@ -110,7 +114,8 @@ def _method_scores(
                 total = creation_roll(state, step.id, name, rolls.Dice.of(group.dice))
                 if total is not None:
                     base[name] = total
-        return base, len([n for n in names if n not in base])
+        entry["pending"] += len([n for n in names if n not in base])  # faces refused
+        return base
     if method == "manual":
         limits = methods.manual
         low = getattr(limits, "min", None)
@@ -120,15 +125,40 @@ def _method_scores(
             if name in names:
                 value = value if low is None else max(low, value)
                 base[name] = value if high is None else min(high, value)
-        return base, 0
-    return {}, 1
+        return base
+    entry["pending"] += 1
+    return {}
+
+
+def point_buy_reasons(
+    bought: PointBuy, table: list[tuple[int, int]], scores: dict[str, int]
+) -> list[str]:
+    """Why a point buy counts in the badge, as the player reads it: the points spent past
+    the budget (004: a pool "muestra ... puntos restantes negativos cuando se ha gastado de
+    más"), and each score the table does not price (BUILDER §3.12)."""
+    reasons = []
+    if bought.remaining < 0:
+        over = -bought.remaining
+        points = "point" if over == 1 else "points"
+        reasons.append(f"{over} {points} over budget ({bought.spent} spent of {bought.budget})")
+    low, high = table[0][0], table[-1][0]
+    reasons += [
+        f"{name} {scores[name]} is not on the point-buy table ({low}-{high})"
+        for name in bought.off_table
+    ]
+    return reasons
 
 
 def _assigned(
-    state: State, step_id: str, values: list[int], names: list[str], scores: dict[str, int]
-) -> tuple[dict[str, int], int]:
+    state: State,
+    step_id: str,
+    values: list[int],
+    names: list[str],
+    scores: dict[str, int],
+    entry: Entry,
+) -> dict[str, int]:
     """A set of values the player hands out (standard array, rolled set: 004 "repartidos
-    después como un conjunto"): each used once; what is left counts in the badge."""
+    después como un conjunto"): each used once; what is left is still to do (the badge)."""
     left = list(values)
     base: dict[str, int] = {}
     for name in names:
@@ -137,7 +167,8 @@ def _assigned(
             base[name] = scores[name]
         elif name in scores:
             state.problem(f"steps.scores.scores.{name}", f"{scores[name]} is not left to assign")
-    return base, len(left)
+    entry["pending"] += len(left)
+    return base
 
 
 def creation_roll(state: State, step_id: str, key: str, dice: rolls.Dice) -> int | None:

@@ -8,11 +8,11 @@ input line and returns the text to show (`feed`), so it is tested without a
 terminal; the command reads the lines with click prompts.
 
 The screen: a top line of the shown steps with their badges
-(`[race✓] subrace✓ class(1) level(1) scores(27 left) …`, the current step in
-brackets); the step's body by its kind, every choice in it numbered (catalog
-entries, fields, methods, kits, then the options of each choice slot the step
-shows); the character so far (`character_block`, the GM's sheet block, and the
-pools). Keys:
+(`[race✓] subrace✓ class(1) level(1) scores(27 left) …`; a step over its own budget
+`scores(1, 2 over)`; the current step in brackets); the step's body by its kind, every
+choice in it numbered (catalog entries, fields, methods, kits, then the options of each
+choice slot the step shows); the character so far (`character_block`, the GM's sheet
+block, and the pools). Keys:
 
     n / b          next / back (they never block: a badge is a reminder)
     g <step>       go to a step (its id, label or place in the top line)
@@ -303,12 +303,15 @@ class Wizard:
         return " ".join(parts)
 
     def _badge(self, step_id: str) -> str:
+        """The count the step waits for, and its own budget: points left, or over it."""
         pending = self.entry(step_id)["pending"]
         pool = self.result.pools.get(step_id)
         left = pool["remaining"] if pool else 0
         notes = [str(pending)] if pending else []
-        if left:
+        if left > 0:
             notes.append(f"{left} left")
+        elif left < 0:
+            notes.append(f"{-left} over")
         return f"({', '.join(notes)})" if notes else "✓"
 
     def screen(self, note: str = "") -> str:

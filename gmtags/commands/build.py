@@ -226,7 +226,8 @@ def show_command(ruleset_path: str, card_path: str, name: str, rulesets: tuple[s
         lines = [f"  builder.answers.{problem}" for problem in error.problems]
         fail("\n".join([f"card {card_path} is invalid:", *lines]))
     badges = _badges(_build(ruleset, answers, card))
-    click.echo("Builder: " + ("every step done" if not badges else f"{len(badges)} steps pending"))
+    steps = "1 step" if len(badges) == 1 else f"{len(badges)} steps"
+    click.echo("Builder: " + ("every step done" if not badges else f"{steps} pending"))
     for line in badges:
         click.echo(f"  {line}")
 

@@ -229,6 +229,42 @@ class TestCharacter:
         expect(page.locator(".gb-described")).to_have_count(0)
         assert errors == []
 
+    def test_over_budget(self, page: Page, serve: Callable[..., str], tmp_path: Path) -> None:
+        """A point buy 1 point over budget: the badge says how far over ("1 · 1 over", never
+        "-1 left") and the step says why (004: "puntos restantes negativos cuando se ha
+        gastado de más"); the one choice still waiting is "1 choice still waits"."""
+        data = json.loads(FIVE_E.read_text(encoding="utf-8"))
+        steps = {s["id"]: s for s in data["sheet"]["builder"]["steps"]}
+        data["sheet"]["builder"]["steps"] = [
+            steps["race"] | {"min": 0},
+            steps["scores"],
+            steps["languages"],
+        ]
+        ruleset = tmp_path / "ruleset.json"
+        ruleset.write_text(json.dumps(data), encoding="utf-8")
+        url = serve("demo", "--serve", "--ruleset", str(ruleset))
+        errors = errors_of(page)
+        page.goto(f"{url}/gmtags/builder?chat=over-budget")
+        expect(page.locator('[data-badge="race"]')).to_have_text("✓")
+        open_step(page, "scores")
+        page.get_by_label("Manual entry", exact=True).check()
+        for ability, score in (("Strength", 15), ("Dexterity", 15), ("Constitution", 15)):
+            page.get_by_label(ability, exact=True).fill(str(score))
+            expect(page.locator(f'[data-base="{ability[:3].lower()}"]')).to_have_text(str(score))
+        page.get_by_label("Intelligence", exact=True).fill("9")
+        expect(page.locator('[data-base="int"]')).to_have_text("9")
+        page.get_by_label("Point buy", exact=True).check()
+        expect(page.locator('[data-points="scores"]')).to_have_text("-1")
+        expect(page.locator('[data-badge="scores"]')).to_have_text("1 · 1 over")
+        expect(page.locator(".gb-reasons")).to_have_text("1 point over budget (28 spent of 27)")
+        expect(page.locator("[data-waiting]")).to_have_text(
+            "1 choice still waits (Save works anyway)."
+        )
+        page.get_by_role("button", name="Lower Intelligence").click()
+        expect(page.locator('[data-badge="scores"]')).to_have_text("✓")
+        expect(page.locator("[data-waiting]")).to_have_text("Every step is done.")
+        assert errors == []
+
     def test_every_step_kind_renders(self, page: Page, serve: Callable[..., str]) -> None:
         """Each fixture builder's every step opens without a script error (allocate, spend,
         rows, roll, initialize and the rest)."""

@@ -116,6 +116,27 @@ class TestPointBuy:
         assert step(result, "scores")["pending"] == 0
         assert result.card["abilities"] == scores
 
+    def test_over_budget_says_by_how_much(self, five_e: Any) -> None:
+        """004: a budget overspent shows "puntos restantes negativos cuando se ha gastado de
+        más"; the badge it raises says why, in points: 15, 15, 15, 10 spends 29 of 27."""
+        scores = {"str": 15, "dex": 15, "con": 15, "int": 10}
+        result = build_character(five_e, answers(scores={"method": "pointBuy", "scores": scores}))
+        assert result.pools["scores"]["remaining"] == -2
+        assert step(result, "scores")["pending"] == 1
+        assert step(result, "scores")["reasons"] == ["2 points over budget (29 spent of 27)"]
+        assert result.card["abilities"]["int"] == 10  # never refused: written as answered
+
+    def test_a_score_off_the_table_says_so(self, five_e: Any) -> None:
+        """BUILDER §3.12: a score the table does not price counts in the badge, with its
+        reason; one point over budget is "1 point"."""
+        scores = {"str": 16, "dex": 15, "con": 15, "int": 15}
+        result = build_character(five_e, answers(scores={"method": "pointBuy", "scores": scores}))
+        assert step(result, "scores")["pending"] == 1
+        assert step(result, "scores")["reasons"] == ["str 16 is not on the point-buy table (8-15)"]
+        one = {"str": 15, "dex": 15, "con": 15, "int": 9}
+        over = build_character(five_e, answers(scores={"method": "pointBuy", "scores": one}))
+        assert step(over, "scores")["reasons"] == ["1 point over budget (28 spent of 27)"]
+
     def test_the_default_method_for_a_blank_character(self, five_e: Any) -> None:
         """004: default (1.87): a blank character starts with point buy, every score at 8."""
         result = build_character(five_e, answers())

@@ -198,6 +198,22 @@ class TestShow:
         ran = gmtags("character", "show", "--ruleset", RULESET, "--card", out)
         assert "  class  1 pending: answers needed" in ran.stdout.splitlines()
 
+    def test_one_step_pending_and_its_reason(self, tmp_path: Path) -> None:
+        """Every step done but a point buy 2 points over budget: "1 step pending" (not "1 steps"),
+        with the reason the step gives (004: "puntos restantes negativos cuando se ha gastado de
+        más"), not "answers needed"."""
+        whole = json.loads(Path(ANSWERS).read_text(encoding="utf-8"))
+        whole["steps"]["scores"]["scores"] = {"str": 15, "dex": 15, "con": 15, "int": 10}
+        answers = write(tmp_path / "a.json", whole)
+        out = tmp_path / "card.json"
+        gmtags("character", "build", "--ruleset", RULESET, "--answers", answers, "--out", out)
+        ran = gmtags("character", "show", "--ruleset", RULESET, "--card", out)
+        lines = ran.stdout.splitlines()
+        assert lines[-2:] == [
+            "Builder: 1 step pending",
+            "  scores  1 pending: 2 points over budget (29 spent of 27)",
+        ]
+
     def test_a_card_without_builder_answers(self, tmp_path: Path) -> None:
         card = write(tmp_path / "c.json", {"abilities": {"str": 12}})
         ran = gmtags("character", "show", "--ruleset", RULESET, "--card", card)

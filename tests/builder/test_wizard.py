@@ -195,6 +195,16 @@ class TestAbilities:
         assert "  points: 9 of 27, 18 left" in text
         assert "scores(2, 18 left)" in text.splitlines()[1]
 
+    def test_over_budget_the_badge_and_its_reason(self) -> None:
+        """004: an overspent budget shows "puntos restantes negativos"; the top line says how far
+        over (not "-2 left") and the step says why, in points."""
+        w = wizard()
+        feed(w, "g scores", "str 15", "dex 15", "con 15")
+        text = w.feed("int 10")
+        assert "[scores(1, 2 over)]" in text.splitlines()[1]
+        assert "  2 points over budget (29 spent of 27)" in text.splitlines()
+        assert "  points: 29 of 27, -2 left" in text.splitlines()
+
     def test_a_method_by_number_and_the_race_choice(self) -> None:
         """A method by its number; a race's ability choice shows as a bonus."""
         w = wizard()

@@ -245,8 +245,8 @@
   function announce() {
     // One short sentence for a screen reader when the current step's badge or points change.
     const step = steps[at];
-    const parts = badgeText(step);
-    const text = step.label + ": " + (parts.length ? parts.join(", ") : "done");
+    const spoken = badgeText(step).spoken;
+    const text = step.label + ": " + (spoken.length ? spoken.join(", ") : "done");
     if (text !== said) $("gb-announce").textContent = text;
     said = text;
   }
@@ -335,21 +335,30 @@
     return node.tagName === "INPUT" && !["checkbox", "radio", "button", "submit"].includes(node.type);
   }
 
+  // A step's badge: the count it waits for, then its own budget (a point buy): the points
+  // left, or how far over it is (never "-2 left").
   function badgeText(step) {
     const pending = res ? res.pending[step.id] || 0 : 0;
     const pool = res && res.pools[step.id];
-    const parts = [];
-    if (pending) parts.push(String(pending));
-    if (pool && pool.remaining) parts.push(pool.remaining + " left");
-    return parts;
+    const shown = [];
+    const spoken = [];
+    if (pending) { shown.push(String(pending)); spoken.push(pending + " pending"); }
+    if (pool && pool.remaining > 0) { shown.push(pool.remaining + " left"); spoken.push(points(pool.remaining) + " left"); }
+    if (pool && pool.remaining < 0) { shown.push(-pool.remaining + " over"); spoken.push(points(-pool.remaining) + " over budget"); }
+    return { shown, spoken };
+  }
+
+  function points(count) {
+    return count + (count === 1 ? " point" : " points");
   }
 
   function renderStrip(order) {
     const items = order.map((n) => {
       const step = steps[n];
-      const parts = badgeText(step);
+      const badge = badgeText(step);
+      const parts = badge.shown;
       const done = !parts.length;
-      const spoken = done ? "done" : parts.join(", ") + " pending";
+      const spoken = done ? "done" : badge.spoken.join(", ");
       return el("li", {},
         el("button", {
           type: "button", class: "gb-step" + (n === at ? " gb-current" : ""),
@@ -623,7 +632,8 @@
       box.append(el("h3", {}, "Answers naming nothing"), el("ul", { class: "gb-list gb-warn" }, res.problems.map((p) => el("li", {}, p.path + ": " + p.message))));
     }
     const waiting = Object.values(res.pending).reduce((a, b) => a + b, 0);
-    box.append(el("p", { class: "gb-note", "data-waiting": String(waiting) }, waiting ? waiting + " choices still wait (Save works anyway)." : "Every step is done."));
+    const still = waiting === 1 ? "1 choice still waits" : waiting + " choices still wait";
+    box.append(el("p", { class: "gb-note", "data-waiting": String(waiting) }, waiting ? still + " (Save works anyway)." : "Every step is done."));
     return box;
   }
 
