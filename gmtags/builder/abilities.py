@@ -51,7 +51,7 @@ def abilities_step(state: State, step: AbilitiesStep) -> None:
         method = step.default or methods.default
     entry["offered"] = methods.declared
     if method is None:
-        entry["pending"] += 1
+        state.waits(entry, 1)
         entry["reasons"].append("choose a method")
         return
     entry["active"] = [method]
@@ -167,7 +167,7 @@ def _assigned(
             base[name] = scores[name]
         elif name in scores:
             state.problem(f"steps.scores.scores.{name}", f"{scores[name]} is not left to assign")
-    entry["pending"] += len(left)
+    state.waits(entry, len(left))
     return base
 
 

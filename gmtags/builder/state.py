@@ -105,6 +105,8 @@ class State:
     """The steps hidden in a build of the sheet before a step (`gmtags.builder.profiles`)."""
     before: Callable[[str], SheetValues] | None = None
     """The sheet as the steps before a step leave it (`reads.before`)."""
+    waiting: dict[str, int] = field(default_factory=dict)
+    """Per step, how much of its badge is choices it still waits for (`waits`)."""
     settle_pools: Callable[[State, dict[str, Entry]], None] | None = None
     """The work that settles the creation pools (`gmtags.builder.pools.settle`), given by the
     build: a step kind that pays from a pool asks for it with `register_settle`."""
@@ -134,6 +136,7 @@ class State:
             {
                 "id": step_id,
                 "shown": shown,
+                "required": shown,
                 "pending": 0,
                 "reasons": [],
                 "offered": [],
@@ -143,6 +146,12 @@ class State:
             },
             kind,
         )
+
+    def waits(self, entry: Entry, count: int) -> None:
+        """`count` more choices the step still waits for (004: "las elecciones sin terminar"):
+        in its badge while the step is required (`requiredWhen`, `gmtags.builder.steps`)."""
+        entry["pending"] += count
+        self.waiting[entry["id"]] = self.waiting.get(entry["id"], 0) + count
 
     def register_settle(self) -> None:
         """Settle the creation pools once every step has run (once, at the place of the first

@@ -34,6 +34,14 @@ Decisions where the seed is silent (BUILDER.md §3 where it has one):
 - Which picks count under `quotas`, `distinctBy` and `quotaBelow` is
   `gmtags.builder.quotas`; the creation rules are read on the finished card by
   `gmtags.builder.constraints`.
+- `requiredWhen` (1.151): "contar las elecciones sin terminar en su insignia solo mientras
+  sea mayor que cero", and it "puede leer cualquier valor no vivo válido", so it is read on
+  the finished card. While it reads 0 or less the step is not required (`required` false
+  in its entry): its badge stops counting what the step still waits for (`State.waits`:
+  picks, fields, a method, values to hand out, kits, rows, a Set, dots to place and the
+  choice slots shown there), but still counts what it holds that does not hold (over a
+  budget, a creation rule unmet, a pool to repair, a total exceeded): 004 tells the two
+  apart ("elecciones incompletas o no válidas").
 """
 
 from __future__ import annotations
@@ -213,12 +221,8 @@ class Walk(State):
         for pick in active:
             self._apply_pick(step, catalog, by_id[pick])
         self._catalog_field(step, [by_id[p] for p in active])
-        entry_out.update(
-            offered=open_ids,
-            active=active,
-            inactive=inactive,
-            pending=max(0, asked - len(active), tally.short),
-        )
+        entry_out.update(offered=open_ids, active=active, inactive=inactive)
+        self.waits(entry_out, max(0, asked - len(active), tally.short))
         entry_out["reasons"] += tally.reasons
 
     def _group_defaults(
@@ -389,7 +393,7 @@ class Walk(State):
             for n in step.fields
             if n not in hidden and read(self.writer.base, f"fields.{n}") not in (None, "")
         ]
-        entry["pending"] = len(empty)
+        self.waits(entry, len(empty))
         if step.total is not None:
             numbers = [read(self.writer.base, f"fields.{n}") for n in step.total.fields]
             total = sum(
@@ -430,7 +434,7 @@ class Walk(State):
         if taken:
             self.kits[step.id] = taken
         entry["active"] = taken
-        entry["pending"] = int(not taken and bool(entry["offered"]))
+        self.waits(entry, int(not taken and bool(entry["offered"])))
 
     # -- after every step -------------------------------------------------------
 
@@ -448,11 +452,20 @@ class Walk(State):
             if isinstance(step, FieldsStep) and by_id[step.id]["shown"]:
                 self._fields_pending(step, by_id[step.id])
         constraints.check(self, by_id)
-        for entry in self.steps:
+        values: SheetValues | None = None  # read once, and only for a `requiredWhen`
+        for step in self.builder.steps:
+            entry = by_id[step.id]
             if not entry["shown"]:
                 entry["pending"] = 0
                 continue
-            entry["pending"] += sum(choice["pending"] for choice in entry["choices"])
+            self.waits(entry, sum(choice["pending"] for choice in entry["choices"]))
+            if step.required_when is None:
+                continue
+            if values is None:
+                values = self.values()
+            if not values.value(step.required_when) > 0:
+                entry["required"] = False
+                entry["pending"] -= self.waiting.get(step.id, 0)
 
     def _finish_training(self, by_id: dict[str, Entry]) -> None:
         sheet = self.ruleset.sheet

@@ -326,6 +326,8 @@ class Wizard:
         lines += [self.top_line(), "", f"{step.label} ({step.kind})"]
         if not entry["shown"]:
             lines.append("  (not shown for this character: its answers are kept, unused)")
+        elif entry.get("required") is False:
+            lines.append("  (not required for this character: what it still asks is not counted)")
         lines += [f"  {reason}" for reason in entry.get("reasons", [])]
         lines += self.body()
         lines += ["", *self.character(), "", "keys: n b g u r w q ?  (N picks, i N shows)"]

@@ -229,14 +229,17 @@ class TestCharacter:
         expect(page.locator(".gb-described")).to_have_count(0)
         assert errors == []
 
-    def test_over_budget(self, page: Page, serve: Callable[..., str], tmp_path: Path) -> None:
+    def test_over_budget_and_a_step_not_required(
+        self, page: Page, serve: Callable[..., str], tmp_path: Path
+    ) -> None:
         """A point buy 1 point over budget: the badge says how far over ("1 · 1 over", never
         "-1 left") and the step says why (004: "puntos restantes negativos cuando se ha
-        gastado de más"); the one choice still waiting is "1 choice still waits"."""
+        gastado de más"); the one choice still waiting is "1 choice still waits". A race step
+        whose `requiredWhen` reads 0 counts nothing and says it is not required."""
         data = json.loads(FIVE_E.read_text(encoding="utf-8"))
         steps = {s["id"]: s for s in data["sheet"]["builder"]["steps"]}
         data["sheet"]["builder"]["steps"] = [
-            steps["race"] | {"min": 0},
+            steps["race"] | {"requiredWhen": {"const": 0}},
             steps["scores"],
             steps["languages"],
         ]
@@ -246,6 +249,7 @@ class TestCharacter:
         errors = errors_of(page)
         page.goto(f"{url}/gmtags/builder?chat=over-budget")
         expect(page.locator('[data-badge="race"]')).to_have_text("✓")
+        expect(page.locator('[data-required="no"]')).to_contain_text("Not required")
         open_step(page, "scores")
         page.get_by_label("Manual entry", exact=True).check()
         for ability, score in (("Strength", 15), ("Dexterity", 15), ("Constitution", 15)):
@@ -260,6 +264,7 @@ class TestCharacter:
         expect(page.locator("[data-waiting]")).to_have_text(
             "1 choice still waits (Save works anyway)."
         )
+        expect(page.locator('[data-required="no"]')).to_have_count(0)
         page.get_by_role("button", name="Lower Intelligence").click()
         expect(page.locator('[data-badge="scores"]')).to_have_text("✓")
         expect(page.locator("[data-waiting]")).to_have_text("Every step is done.")

@@ -79,6 +79,33 @@ class TestRowPrices:
         assert inactive == {"answer": 0, "reason": "pool 'bonus' cannot pay it"}
 
 
+class TestRepairBadge:
+    def test_an_overspent_pool_is_counted_on_the_rows_step(self) -> None:
+        """004: "la insignia de cada paso con precio cuenta la reparación": a trait row paid
+        first and merits bought after it leave the pool 3 over; the rows step's badge counts
+        the repair as its reason says."""
+        data = points()
+        data["sheet"]["fields"].append(
+            {"id": "merit", "label": "Merit", "type": "number", "min": 0, "max": 20, "default": 0}
+        )
+        offer = {"id": "merit", "label": "Merit", "target": {"field": "merit"}, "min": 0}
+        data["sheet"]["builder"]["steps"].append(
+            {
+                "id": "merits",
+                "label": "Merits",
+                "kind": "spend",
+                "pool": "bonus",
+                "offers": [offer | {"cost": {"flat": 1}, "max": 20}],
+            }
+        )
+        ruleset = load_ruleset(data)
+        result = build(ruleset, [{"name": "Wealth", "cost": 8}], merits={"buys": {"merit": 5}})
+        assert result.pools["bonus"]["remaining"] == -3
+        traits = next(s for s in result.steps if s["id"] == "traits")
+        assert traits["reasons"] == ["pool 'bonus' is overspent by 3"]
+        assert traits["pending"] == 1
+
+
 class TestCopiesFromACatalog:
     def test_each_copy_is_its_own_row_with_its_price(self) -> None:
         """004: "el jugador añade una copia de la fila de una entrada tantas veces como quiera, y

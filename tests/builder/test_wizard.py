@@ -235,6 +235,22 @@ class TestAbilities:
         assert wizard().feed("int 15") == "unknown key 'int'; ? lists the keys"
 
 
+class TestRequiredWhen:
+    def test_a_step_not_required_says_so(self, tmp_path: Path) -> None:
+        """004 `requiredWhen` (here on the fixture's class step: `{"const": 0}`): "contar las
+        elecciones sin terminar en su insignia solo mientras sea mayor que cero"; the step
+        says it is not required, and a required one does not."""
+        data = json.loads(RULESET_PATH.read_text(encoding="utf-8"))
+        step = next(s for s in data["sheet"]["builder"]["steps"] if s["id"] == "class")
+        step["requiredWhen"] = {"const": 0}
+        changed = tmp_path / "ruleset.json"
+        changed.write_text(json.dumps(data), encoding="utf-8")
+        w = Wizard(load_ruleset(changed), seed=2026)
+        text = w.feed("g class")
+        assert "  (not required for this character: what it still asks is not counted)" in text
+        assert "not required" not in w.feed("g race")
+
+
 class TestChoices:
     def test_choice_slots_with_their_options(self) -> None:
         """A trained step lists each choice slot with its options."""

@@ -281,6 +281,8 @@ class _Group:
     active: list[tuple[str, int]] = field(default_factory=list)
     inactive: list[dict[str, Any]] = field(default_factory=list)
     pending: int = 0
+    waiting: int = 0
+    """Of `pending`, the dots still to place (`State.waits`)."""
     reasons: list[str] = field(default_factory=list)
     pool: dict[str, int] = field(default_factory=dict)
 
@@ -407,6 +409,7 @@ class _Stages:
             entry["inactive"] += done.inactive
             entry["reasons"] += [f"{group.label}: {reason}" for reason in done.reasons]
             entry["pending"] += done.pending
+            state.waits(entry, done.waiting)
         entry["active"] = [key for key in entry["offered"] if key in bought]
         entry["pending"] += len(entry["inactive"])
         self.record[step.id] = self._saved(step, budget, bought)
@@ -481,7 +484,7 @@ class _Stages:
         spent = sum(counted.values()) + rows
         done.pool = {"budget": budget, "spent": spent, "credit": 0, "remaining": budget - spent}
         if not overspent and spent < budget:
-            done.pending += 1
+            done.waiting += 1
             done.reasons.append(f"{budget - spent} of {budget} dots left")
         return counted
 

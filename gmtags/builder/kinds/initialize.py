@@ -122,7 +122,7 @@ def _initialize(state: State, step: InitializeStep, entry: Entry) -> None:
         shown.append(line)
     entry["writes"] = shown
     entry["active"] = list(written)
-    entry["pending"] = 0 if count >= 1 else 1
+    state.waits(entry, 0 if count >= 1 else 1)
     if count >= 1:
         state.saved.setdefault(RECORD, {})[step.id] = {"set": count, "values": written}
 

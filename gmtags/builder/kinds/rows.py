@@ -178,7 +178,7 @@ def _count_from(
     wanted = max(step.min or 0, counted or 0)
     entry["offered"] = list(range(len(every)))
     entry["active"] = done
-    entry["pending"] = max(0, wanted - len(done)) + (len(every) - len(done))
+    state.waits(entry, max(0, wanted - len(done)) + (len(every) - len(done)))
     if wanted:
         entry["reasons"].append(f"{len(done)} of {wanted}")
 

@@ -96,14 +96,16 @@ class TestBuild:
         assert changed["dropped"][0]["path"] == "fields.speed"
 
     def test_what_the_page_shows_of_a_step(self, five_e: TestClient) -> None:
-        """The page renders each step's reasons: a point buy 2 points over budget says so
-        (004: "puntos restantes negativos cuando se ha gastado de más")."""
+        """The page renders each step's reasons and whether it is required: a point buy 2 points
+        over budget says so (004: "puntos restantes negativos cuando se ha gastado de más"),
+        and the starting gold (`requiredWhen: {"const": 0}`) is not required."""
         answers = copy.deepcopy(WIZARD)
         answers["steps"]["scores"]["scores"] = {"str": 15, "dex": 15, "con": 15, "int": 10}
         body = five_e.post(BUILD, json={"answers": answers}).json()
         steps = {s["id"]: s for s in body["steps"]}
         assert body["pending"]["scores"] == 1 and body["pools"]["scores"]["remaining"] == -2
         assert steps["scores"]["reasons"] == ["2 points over budget (29 spent of 27)"]
+        assert steps["wealth"]["required"] is False and steps["scores"]["required"] is True
 
     def test_bad_answers_are_400_with_their_paths(self, five_e: TestClient) -> None:
         """Answers of the wrong shape: 400 listing every problem at its place in the body."""

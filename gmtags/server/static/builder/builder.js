@@ -392,8 +392,10 @@
           "Done: let picks change the sheet")));
     }
     if (entry && !entry.shown) body.append(el("p", { class: "gb-note" }, "Not shown for this character: its answers are kept, unused."));
+    const optional = entry && entry.shown && entry.required === false;
+    if (optional) body.append(el("p", { class: "gb-note", "data-required": "no" }, "Not required for this character: what it still asks is not counted."));
     const reasons = (entry && entry.reasons) || [];
-    if (reasons.length) body.append(el("ul", { class: "gb-reasons", "aria-label": "Why this step waits" }, reasons.map((r) => el("li", {}, r))));
+    if (reasons.length) body.append(el("ul", { class: "gb-reasons", "aria-label": optional ? "What this step notes" : "Why this step waits" }, reasons.map((r) => el("li", {}, r))));
     const render = KINDS.bodies[step.kind];
     if (render) body.append(render(step, entry || {}));
     else body.append(el("p", {}, "This step kind has no editor here: use All fields."));
