@@ -2,9 +2,10 @@
 at once, each at its path, and nothing that only follows from another (SPEC §1: "RulesetError
 lists every problem found, each with a JSON path").
 
-Each test breaks a sample in several places and compares the whole report, in the order an
-author reads it (the shapes first, then the rules across the file), with the golden text below
-it: one problem a line, `path: message`.
+Each golden test breaks a sample in several places and compares the whole report, in the order
+an author reads it (the shapes first, then the rules across the file), with the text below it:
+one problem a line, `path: message`. `TestNoFollowOn` adds one shape problem at a time to the
+valid rulesets and finds it reported alone.
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ VALID = [
     *sorted(REFERENCE_RULESETS.glob("*.json")),
     *sorted((FIXTURES / "rulesets" / "builder").glob("*.json")),
 ]
+"""Valid rulesets between them holding every section, a party and guided builders."""
 
 
 def gravewatch() -> dict[str, Any]:
