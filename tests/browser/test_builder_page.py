@@ -293,6 +293,69 @@ class TestCharacter:
             assert errors == [], name
 
 
+def point_buy_only(tmp_path: Path) -> Path:
+    """The 5e sample whose scores step offers point buy alone and no `default`: a blank
+    character starts with no method in force (004: `default` "es el método con el que
+    empieza un personaje que el creador inicia desde una ficha en blanco")."""
+    data = json.loads(FIVE_E.read_text(encoding="utf-8"))
+    for step in data["sheet"]["builder"]["steps"]:
+        if step["kind"] == "abilities":
+            step["methods"] = {"pointBuy": step["methods"]["pointBuy"]}
+            step.pop("default", None)
+    ruleset = tmp_path / "point-buy-only.json"
+    ruleset.write_text(json.dumps(data), encoding="utf-8")
+    return ruleset
+
+
+class TestOnePick:
+    @pytest.mark.parametrize("size", [(1280, 800), (390, 844)])
+    def test_a_step_of_one_pick_is_a_radio_group(
+        self, page: Page, serve: Callable[..., str], tmp_path: Path, size: tuple[int, int]
+    ) -> None:
+        """A catalog step that takes one pick (004: "con max 1, una selección nueva sustituye a
+        la anterior") is one radio group: a new pick replaces the other, the arrow keys move
+        it, and an optional step (subrace, min 0) offers None to clear it."""
+        url = serve("demo", "--serve", "--ruleset", str(point_buy_only(tmp_path)))
+        errors = errors_of(page)
+        page.set_viewport_size({"width": size[0], "height": size[1]})
+        page.goto(f"{url}/gmtags/builder?chat=one-pick")
+        group = page.get_by_role("radiogroup", name="Race")
+        expect(group).to_be_visible()
+        expect(page.locator('.gb-step-body input[type="checkbox"]')).to_have_count(0)
+        expect(group.get_by_role("radio", name="None", exact=True)).to_have_count(0)  # required
+        page.get_by_label("Elf", exact=True).check()
+        expect(page.get_by_label("Elf", exact=True)).to_be_checked()
+        panel = page.locator("#gb-character")
+        expect(panel).to_contain_text("Elf")
+        page.get_by_label("Dwarf", exact=True).check()
+        expect(panel).to_contain_text("Dwarf")
+        expect(page.get_by_label("Elf", exact=True)).not_to_be_checked()
+        expect(page.locator('[data-badge="race"]')).to_have_text("✓")
+
+        page.get_by_label("Dwarf", exact=True).focus()
+        page.keyboard.press("ArrowDown")
+        checked = group.locator("input:checked")
+        expect(checked).to_have_count(1)
+        expect(checked).not_to_have_id("gb-pick-race-dwarf")
+        expect(checked).to_be_focused()
+        chosen = checked.get_attribute("id")
+        expect(page.locator("#gb")).to_have_attribute("data-building", "0")
+        expect(page.locator(f"#{chosen}")).to_be_checked()
+        expect(panel).not_to_contain_text("Dwarf")
+
+        page.get_by_label("Elf", exact=True).check()
+        open_step(page, "subrace")
+        optional = page.get_by_role("radiogroup", name="Subrace")
+        none = optional.get_by_role("radio", name="None", exact=True)
+        expect(none).to_be_checked()
+        page.get_by_label("High Elf", exact=True).check()
+        expect(panel).to_contain_text("High Elf")
+        none.check()
+        expect(page.get_by_label("High Elf", exact=True)).not_to_be_checked()
+        expect(panel).not_to_contain_text("High Elf")
+        assert errors == []
+
+
 class TestParty:
     def test_the_party_sheet_saves_and_a_stale_save_is_shown(
         self, page: Page, serve: Callable[..., str]

@@ -33,7 +33,11 @@
         wrap.append(el("p", { class: "gb-note" }, "Nothing to choose here yet: an earlier step decides what this one offers."));
         return wrap;
       }
-      const full = most !== null && !single && picks.length >= most;
+      if (single) {
+        wrap.append(onePick(step, ids, picks, reasons, !low));
+        return wrap;
+      }
+      const full = most !== null && picks.length >= most;
       wrap.append(el("ul", { class: "gb-cards", role: "list" }, ids.map((id) => choiceBox({
         id: "gb-pick-" + slug(step.id) + "-" + slug(id),
         label: anyLabel(id, step.catalog),
@@ -41,11 +45,32 @@
         disabled: full && !picks.includes(id),
         reason: reasons[id],
         summary: summaryOf(step.catalog, id),
-        toggle: () => change((doc) => { const a = stepAnswer(doc, step.id); a.picks = toggled(a.picks, id, single); }),
+        toggle: () => change((doc) => { const a = stepAnswer(doc, step.id); a.picks = toggled(a.picks, id, false); }),
       }))));
       return wrap;
     }
 
+
+    function onePick(step, ids, picks, reasons, clearable) {
+      // A step that takes one pick: one radio group (arrow keys move the pick, as the
+      // browser does for radios); an optional step offers "None" to clear it.
+      const name = "gb-pick-" + slug(step.id);
+      const pick = (value) => change((doc) => { stepAnswer(doc, step.id).picks = value === null ? [] : [value]; });
+      const cards = ids.map((id) => choiceBox({
+        id: name + "-" + slug(id), name, radio: true,
+        label: anyLabel(id, step.catalog),
+        checked: picks.includes(id),
+        reason: reasons[id],
+        summary: summaryOf(step.catalog, id),
+        toggle: () => pick(id),
+      }));
+      if (clearable) {
+        cards.unshift(choiceBox({ id: name + "--none", name, radio: true, label: "None",
+          checked: !picks.length, toggle: () => pick(null) }));
+      }
+      return el("div", { role: "radiogroup", "aria-label": step.label },
+        el("ul", { class: "gb-cards", role: "list" }, cards));
+    }
 
     function fieldsView(step, entry) {
       const given = current(step.id).fields || {};

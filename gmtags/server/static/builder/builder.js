@@ -427,10 +427,11 @@
   }
 
   function choiceBox(opts) {
-    // One selectable card (a catalog entry, a kit, a choice option): a checkbox with its label.
+    // One selectable card (a catalog entry, a kit, a choice option): a checkbox with its
+    // label, or a radio of the group `opts.name` where one pick replaces the other.
     const id = opts.id;
-    const box = el("input", { type: "checkbox", id, checked: opts.checked, disabled: opts.disabled,
-      onchange: opts.toggle });
+    const box = el("input", { type: opts.radio ? "radio" : "checkbox", name: opts.name, id,
+      checked: opts.checked, disabled: opts.disabled, onchange: opts.toggle });
     const parts = [el("label", { for: id, class: "gb-card-label" }, box, " ", opts.label)];
     if (opts.reason) parts.push(el("p", { class: "gb-warn" }, "Kept, not counted: " + opts.reason));
     if (opts.detail) parts.push(opts.detail);
