@@ -307,6 +307,82 @@ def point_buy_only(tmp_path: Path) -> Path:
     return ruleset
 
 
+def build_bodies(page: Page) -> list[dict[str, Any]]:
+    """The body of every build the page asks for, from now on."""
+    bodies: list[dict[str, Any]] = []
+    page.on(
+        "request",
+        lambda request: (
+            bodies.append(json.loads(request.post_data or "{}"))
+            if request.url.endswith("/gmtags/api/builder/build")
+            else None
+        ),
+    )
+    return bodies
+
+
+def method_of(body: dict[str, Any]) -> Any:
+    return body["answers"].get("steps", {}).get("scores", {}).get("method")
+
+
+class TestPointBuyOnly:
+    @pytest.mark.parametrize("size", [(1280, 800), (390, 844)])
+    def test_the_lone_method_shows_its_controls_and_a_score_is_typed(
+        self, page: Page, serve: Callable[..., str], tmp_path: Path, size: tuple[int, int]
+    ) -> None:
+        """A scores step offering point buy alone shows its controls at once, every score at
+        the table's lowest (004: "desde la más baja, en la que empiezan todas"), yet no method
+        is in force until the player acts (only `default` starts one): the first change
+        chooses it and is sent with it. A score is typed as well as stepped; a number off the
+        table is marked and never sent."""
+        url = serve("demo", "--serve", "--ruleset", str(point_buy_only(tmp_path)))
+        errors = errors_of(page)
+        bodies = build_bodies(page)
+        page.set_viewport_size({"width": size[0], "height": size[1]})
+        page.goto(f"{url}/gmtags/builder?chat=lone-method")
+        open_step(page, "scores")
+        expect(page.locator('[data-badge="scores"]')).to_have_text("1")
+        expect(page.locator(".gb-reasons")).to_have_count(0)
+        expect(page.locator('[data-lone="pointBuy"]')).to_contain_text("first change")
+        expect(page.get_by_label("Point buy", exact=True)).not_to_be_checked()
+        expect(page.get_by_label("Intelligence", exact=True)).to_have_value("8")
+        expect(page.locator('[data-base="int"]')).to_have_text("8")
+        expect(page.locator('[data-total="int"]')).to_have_text("—")
+        expect(page.get_by_role("button", name="Lower Intelligence")).to_be_disabled()
+        assert bodies and all(method_of(b) is None for b in bodies)
+        width = page.evaluate("document.documentElement.scrollWidth")
+        assert width <= size[0], f"the scores step is {width}px wide at {size[0]}px"
+
+        sent = len(bodies)
+        page.get_by_role("button", name="Raise Intelligence").click()
+        points = page.locator('[data-points="scores"]')
+        expect(points).to_have_text("26")
+        expect(page.get_by_label("Point buy", exact=True)).to_be_checked()
+        expect(page.locator('[data-badge="scores"]')).to_have_text("26 left")
+        expect(page.locator('[data-total="int"]')).to_have_text("9")
+        assert method_of(bodies[sent]) == "pointBuy"
+
+        strength = page.get_by_label("Strength", exact=True)
+        strength.fill("14")
+        expect(page.locator('[data-base="str"]')).to_have_text("14")
+        expect(points).to_have_text("19")
+        expect(page.get_by_label("Strength", exact=True)).to_have_value("14")
+        sent = len(bodies)
+        strength.fill("20")
+        expect(strength).to_have_attribute("aria-invalid", "true")
+        page.wait_for_timeout(400)  # past the page's debounce: nothing was sent
+        assert len(bodies) == sent
+        expect(page.locator('[data-base="str"]')).to_have_text("14")
+        strength.press("Tab")
+        expect(strength).to_have_value("14")
+        expect(strength).to_have_attribute("aria-invalid", "false")
+        page.get_by_role("button", name="Lower Strength").click()
+        expect(page.locator('[data-base="str"]')).to_have_text("13")
+        expect(page.get_by_label("Strength", exact=True)).to_have_value("13")
+        expect(points).to_have_text("21")
+        assert errors == []
+
+
 class TestOnePick:
     @pytest.mark.parametrize("size", [(1280, 800), (390, 844)])
     def test_a_step_of_one_pick_is_a_radio_group(

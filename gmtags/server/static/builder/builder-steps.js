@@ -91,9 +91,21 @@
       return wrap;
     }
 
+    function loneMethod(step, entry) {
+      // A step offering one method, none in force yet: its controls show at once, and the
+      // player's first change chooses it (sent with that change). Until then a blank
+      // character has no method (004: only `default` starts one); a described one keeps
+      // its scores as written.
+      const offered = entry.offered || [];
+      if (step.kind !== "abilities" || !entry.shown || offered.length !== 1) return null;
+      if ((entry.active || []).length || current(step.id).method) return null;
+      return kit.res().answers.described === true ? null : offered[0];
+    }
+
     function abilitiesView(step, entry) {
       const answer = current(step.id);
-      const method = (entry.active || [])[0] || answer.method || null;
+      const lone = loneMethod(step, entry);
+      const method = (entry.active || [])[0] || answer.method || lone;
       const methods = step.methods;
       const names = step.abilities || sheet.abilities.filter((a) => !a.computed).map((a) => a.id);
       const scores = answer.scores || {};
@@ -102,7 +114,7 @@
       (entry.offered || []).forEach((m) => {
         const id = "gb-method-" + slug(m);
         group.append(el("label", { for: id }, el("input", {
-          type: "radio", name: "gb-method", id, checked: m === method,
+          type: "radio", name: "gb-method", id, checked: m === method && !lone,
           onchange: () => change((doc) => {
             const a = stepAnswer(doc, step.id);
             const keep = [m, a.method].every((x) => x === "pointBuy" || x === "manual");
@@ -113,6 +125,10 @@
         }), " ", METHODS[m] || m));
       });
       wrap.append(group);
+      if (lone) {
+        wrap.append(el("p", { class: "gb-note", "data-lone": lone }, (METHODS[lone] || lone) +
+          " is this step's only method: your first change to a score chooses it (or tick it above)."));
+      }
       const table = methods.pointBuy ? methods.pointBuy.costs : null;
       const lowest = table ? table[0][0] : null;
       const highest = table ? table[table.length - 1][0] : null;
@@ -126,6 +142,11 @@
         const pool = kit.res().pools[step.id];
         wrap.append(el("p", { class: "gb-points" + (pool.remaining < 0 ? " gb-over" : ""), id: "gb-points", "aria-live": "polite" },
           "Points left: ", el("strong", { "data-points": step.id }, String(pool.remaining)), " of " + pool.budget));
+      } else if (method === "pointBuy" && lone) {
+        wrap.append(el("p", { class: "gb-points" }, "Budget: " + methods.pointBuy.budget + " points; every score starts at " + lowest + "."));
+      }
+      if (method === "pointBuy") {
+        wrap.append(el("p", { class: "gb-note", id: "gb-score-help" }, "Type a score from " + lowest + " to " + highest + ", or use − and +."));
       }
       if (set) {
         const left = [...set];
@@ -158,6 +179,12 @@
             s.scores[a] = Math.max(lowest, Math.min(highest, now + by));
           });
           editor = el("span", { class: "gb-stepper" },
+            scoreInput(a, label, base, lowest, highest, (v) => change((doc) => {
+              const s = stepAnswer(doc, step.id);
+              s.method = "pointBuy";
+              s.scores = s.scores || {};
+              s.scores[a] = v;
+            }), () => { const now = current(step.id).scores || {}; return a in now ? now[a] : lowest; }),
             el("button", { type: "button", "aria-label": "Lower " + label, disabled: base <= lowest, onclick: () => bump(-1), id: "gb-lower-" + slug(a) }, "−"),
             el("button", { type: "button", "aria-label": "Raise " + label, disabled: base >= highest, onclick: () => bump(1), id: "gb-raise-" + slug(a) }, "+"));
         } else if (method === "standardArray" || method === "roll") {
@@ -178,18 +205,45 @@
             value: base === null ? "" : String(base),
             oninput: (e) => { const t = e.target.value.trim(); if (t === "") write(null); else if (Number.isInteger(Number(t))) write(Number(t)); } });
         }
-        const bonus = base !== null && typeof total === "number" ? total - base : null;
-        const mod = typeof total === "number" ? modifier(total) : null;
+        // Until a method is in force the card's scores are not the method's: no bonus or total.
+        const made2 = lone ? undefined : total;
+        const bonus = base !== null && typeof made2 === "number" ? made2 - base : null;
+        const mod = typeof made2 === "number" ? modifier(made2) : null;
         return el("tr", { "data-ability": a },
           el("th", { scope: "row" }, label),
-          el("td", { "data-base": a }, base === null ? "—" : String(base)),
-          el("td", {}, bonus === null ? "—" : signed(bonus)),
-          el("td", { "data-total": a }, total === undefined ? "—" : String(total)),
-          showMod ? el("td", {}, mod === null ? "—" : signed(mod)) : null,
-          el("td", {}, editor));
+          el("td", { "data-base": a, "data-label": "Base" }, base === null ? "—" : String(base)),
+          el("td", { "data-label": "Bonus" }, bonus === null ? "—" : signed(bonus)),
+          el("td", { "data-total": a, "data-label": "Total" }, made2 === undefined ? "—" : String(made2)),
+          showMod ? el("td", { "data-label": "Mod" }, mod === null ? "—" : signed(mod)) : null,
+          el("td", { class: "gb-set" }, editor));
       });
-      wrap.append(el("table", { class: "gb-scores" }, el("thead", {}, head), el("tbody", {}, rows)));
+      // On a phone each row folds in two (the CSS): the ability and its controls, then its numbers.
+      wrap.append(el("table", { class: "gb-scores gb-edit" }, el("thead", {}, head), el("tbody", {}, rows)));
       return wrap;
+    }
+
+    function scoreInput(ability, label, base, lowest, highest, write, now) {
+      // A point-buy score typed in: a whole number on the table, sent to the build as it is
+      // typed; anything else is marked and not sent (leaving the box puts the score back).
+      const problem = "A score from " + lowest + " to " + highest;
+      const valid = (text) => /^-?\d+$/.test(text) && Number(text) >= lowest && Number(text) <= highest;
+      const mark = (box, ok) => {
+        box.setAttribute("aria-invalid", String(!ok));
+        box.setCustomValidity(ok ? "" : problem);
+      };
+      return el("input", { type: "number", id: "gb-score-" + slug(ability), "aria-label": label,
+        min: lowest, max: highest, step: "1", inputmode: "numeric", class: "gb-score",
+        "aria-describedby": "gb-score-help", value: String(base),
+        oninput: (e) => {
+          const text = e.target.value.trim();
+          mark(e.target, valid(text));
+          if (valid(text)) write(Number(text));
+        },
+        onchange: (e) => {
+          if (valid(e.target.value.trim())) return;
+          e.target.value = String(now());
+          mark(e.target, true);
+        } });
     }
 
     function trainedView(step, entry) {
@@ -441,6 +495,6 @@
       rows: rowsView, roll: rollView, initialize: initializeView,
     };
 
-    return { bodies: BODIES, slotView };
+    return { bodies: BODIES, slotView, loneMethod };
   };
 })();

@@ -394,7 +394,8 @@
     if (entry && !entry.shown) body.append(el("p", { class: "gb-note" }, "Not shown for this character: its answers are kept, unused."));
     const optional = entry && entry.shown && entry.required === false;
     if (optional) body.append(el("p", { class: "gb-note", "data-required": "no" }, "Not required for this character: what it still asks is not counted."));
-    const reasons = (entry && entry.reasons) || [];
+    // A lone method not yet chosen says so in its own words, beside its controls.
+    const reasons = (entry && !KINDS.loneMethod(step, entry) && entry.reasons) || [];
     if (reasons.length) body.append(el("ul", { class: "gb-reasons", "aria-label": optional ? "What this step notes" : "Why this step waits" }, reasons.map((r) => el("li", {}, r))));
     const render = KINDS.bodies[step.kind];
     if (render) body.append(render(step, entry || {}));
