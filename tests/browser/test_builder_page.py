@@ -382,6 +382,48 @@ class TestPointBuyOnly:
         expect(points).to_have_text("21")
         assert errors == []
 
+    def test_no_half_sheet_before_a_method(
+        self, page: Page, serve: Callable[..., str], tmp_path: Path
+    ) -> None:
+        """Before a method is chosen the sheet shows no scores, not the one a pick raised
+        ("Lo que añaden las selecciones va encima"), and says they are not chosen yet. Save
+        still works (Next "nunca bloquea (un jugador puede dejar elecciones para más tarde)"):
+        it stores exactly what the builder built and says the scores are still to choose;
+        reopened, the character still has no method until the player acts."""
+        url = serve("demo", "--serve", "--ruleset", str(point_buy_only(tmp_path)))
+        chat = "no-half-sheet"
+        errors = errors_of(page)
+        page.goto(f"{url}/gmtags/builder?chat={chat}")
+        panel = page.locator("#gb-character")
+        expect(panel.locator('[data-scores="unchosen"]')).to_contain_text("Not chosen yet")
+        page.get_by_label("Dwarf", exact=True).check()
+        expect(panel).to_contain_text("Dwarf")
+        expect(panel.locator('[data-scores="unchosen"]')).to_be_visible()
+        expect(panel.locator("[data-score]")).to_have_count(0)  # not Constitution alone
+
+        page.locator("#gb-name").fill("Hald")
+        page.locator("#gb-save-button").click()
+        status = page.locator("#gb-status")
+        expect(status).to_contain_text("Saved Hald")
+        expect(status).to_contain_text("scores are not chosen yet")
+        card = httpx.get(f"{url}/gmtags/chats/{chat}/state").json()["gameCharacterCards"]["Hald"]
+        built = httpx.post(
+            f"{url}/gmtags/api/builder/build", json={"answers": card["builder"]["answers"]}
+        ).json()
+        assert card == built["card"]  # what the builder built, nothing patched on the page
+        assert "method" not in card["builder"]["answers"]["steps"].get("scores", {})
+
+        page.goto(f"{url}/gmtags/builder?chat={chat}&name=Hald")
+        expect(panel).to_contain_text("Dwarf")
+        expect(panel.locator('[data-scores="unchosen"]')).to_be_visible()
+        open_step(page, "scores")
+        page.get_by_role("button", name="Raise Wisdom").click()
+        expect(panel.locator('[data-scores="unchosen"]')).to_have_count(0)
+        expect(panel.locator("[data-score]")).to_have_count(6)
+        expect(panel.locator('[data-score="con"]')).to_have_text("10")  # 8 + the dwarf's 2
+        expect(panel.locator('[data-score="wis"]')).to_have_text("9")
+        assert errors == []
+
 
 class TestOnePick:
     @pytest.mark.parametrize("size", [(1280, 800), (390, 844)])
