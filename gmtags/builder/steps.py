@@ -47,12 +47,13 @@ Decisions where the seed is silent (BUILDER.md §3 where it has one):
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from types import MappingProxyType
 from typing import Any
 
 from gmtags.builder import abilities, coins, constraints, pools, profiles, quotas, ratings
 from gmtags.builder.card import read
-from gmtags.builder.kinds import runner
+from gmtags.builder.kinds import allocate, initialize, roll, rows, spend
 from gmtags.builder.scores import (
     Chosen,
 )
@@ -102,25 +103,7 @@ class Walk(State):
         if hidden or (step.when is not None and not self.values().value(step.when) > 0):
             self.blank_entry(step.id, step.kind, shown=False)
             return
-        if isinstance(step, CatalogStep):
-            self._catalog(step)
-        elif isinstance(step, FieldsStep):
-            self._fields(step)
-        elif isinstance(step, AbilitiesStep):
-            abilities.abilities_step(self, step)
-        elif isinstance(step, TrainedStep):
-            self._trained(step)
-        elif isinstance(step, StartingGearStep):
-            self._gear(step)
-        elif isinstance(step, ChoicesStep):
-            self.blank_entry(step.id, step.kind)
-        else:
-            run = runner(step.kind)
-            if run is None:
-                entry = self.blank_entry(step.id, step.kind)
-                entry["reasons"].append(f"{step.kind} steps are not built yet")
-            else:
-                run(self, step)
+        RUNS[step.kind](self, step)
 
     # -- catalog steps ----------------------------------------------------------
 
@@ -582,6 +565,30 @@ class Walk(State):
                     "pending": max(0, min(count, len(by)) - len(active), tally.short),
                 }
             )
+
+
+def _choices(walk: Walk, step: ChoicesStep) -> None:
+    """A `choices` step shows the entry choices the picks grant (worked out in `finish`)."""
+    walk.blank_entry(step.id, step.kind)
+
+
+RUNS: Mapping[str, Callable[[Walk, Any], None]] = MappingProxyType(
+    {
+        "catalog": Walk._catalog,
+        "fields": Walk._fields,
+        "abilities": abilities.abilities_step,
+        "trained": Walk._trained,
+        "startingGear": Walk._gear,
+        "choices": _choices,
+        "allocate": allocate.run,
+        "spend": spend.run,
+        "rows": rows.run,
+        "roll": roll.run,
+        "initialize": initialize.run,
+    }
+)
+"""What runs each step kind (004's eleven) at its turn in the walk, by its `kind`: one line
+per kind; work that needs every step done first goes in `State.finishers`."""
 
 
 def _choice_entries(result: SlotResult, count: int) -> list[Entry]:
