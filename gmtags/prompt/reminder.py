@@ -36,7 +36,7 @@ from gmtags.ruleset.resolution import Outcomes
 from gmtags.ruleset.sheet import EnumColumn, UntrainedBy
 from gmtags.sheet import wounds
 from gmtags.sheet.live import character_pools, pool_reading
-from gmtags.sheet.numbers import CheckCharacter, row_checks, sheet_check_number
+from gmtags.sheet.numbers import CheckCharacter, penalty_track, row_checks, sheet_check_number
 from gmtags.sheet.party import PartyValues
 from gmtags.sheet.values import SheetValues
 from gmtags.state.characters import party_members
@@ -290,7 +290,8 @@ def _live_lines(ruleset: Ruleset, values: SheetValues, entry: LiveEntry) -> list
             shape, marks = values.wound_track(track.id), values.wound_state(track.id)
             if shape is None or (not marks.marks and not marks.overflow and not track.always_show):
                 continue
-            penalty = wounds.penalty(shape, marks)
+            # only a penalty the checks roll with is told as one (a level's own is not)
+            penalty = wounds.penalty(shape, marks) if track.id == penalty_track(ruleset) else 0
             cost = f" ({signed(penalty)} to checks)" if penalty else ""
             parts.append(wounds.now_text(shape, marks) + cost)
         else:

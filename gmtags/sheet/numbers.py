@@ -562,9 +562,17 @@ def _adjust(values: SheetValues, abilities: tuple[str, ...]) -> tuple[AdjustPart
     return tuple(applied)
 
 
+def penalty_track(ruleset: Ruleset) -> str | None:
+    """002, "La penalización de las tiradas": the wound track whose penalty every check from a
+    sheet rolls with (`resolution.penaltyFrom`, which no override changes), None when checks
+    take none. The one place this is decided: a check's number reads it (`_penalty`), and so
+    do the GM block and the pages when they say a track's penalty applies to checks."""
+    return ruleset.resolution_common.penalty_from
+
+
 def _penalty(values: SheetValues) -> int:
     """002, "La penalización de las tiradas": the penalty of `penaltyFrom`, 0 without it."""
-    track = values.ruleset.resolution_common.penalty_from
+    track = penalty_track(values.ruleset)
     return 0 if track is None else math.trunc(values.track_read(track, "penalty"))
 
 

@@ -22,6 +22,7 @@ from gmtags.prompt.text import number, signed
 from gmtags.ruleset.model import Ruleset
 from gmtags.sheet import wounds
 from gmtags.sheet.live import PoolSpec, character_pools, pool_reading
+from gmtags.sheet.numbers import penalty_track
 from gmtags.sheet.party import PartyValues
 from gmtags.sheet.values import SheetValues
 from gmtags.state.characters import party_members
@@ -67,8 +68,14 @@ def _pool_bars(pools: Iterable[PoolSpec], entry: LiveEntry) -> list[str]:
     return out
 
 
-def wound_boxes(shape: wounds.WoundTrack, state: wounds.WoundState) -> str:
-    """A wound track as its boxes: each level (or numbered box) with the kind marked in it."""
+def wound_boxes(shape: wounds.WoundTrack, state: wounds.WoundState, *, checks: bool) -> str:
+    """A wound track as its boxes: each level (or numbered box) with the kind marked in it.
+
+    `checks`: the checks roll with this track's penalty (`penalty_track`); only then are a
+    level's penalty and the one in force shown, as what they are, a penalty to checks. A
+    ruleset whose levels carry penalties its checks never take shows none (002, "La
+    penalización de las tiradas": `penaltyFrom` is what applies them).
+    """
     kinds = {kind.id: kind for kind in shape.kinds}
     marks = list(state.marks)
     boxes = []
@@ -77,7 +84,7 @@ def wound_boxes(shape: wounds.WoundTrack, state: wounds.WoundState) -> str:
         kind = kinds.get(mark)
         where = shape.levels[index].label if shape.levels is not None else f"Box {index + 1}"
         cost = ""
-        if shape.levels is not None and shape.levels[index].penalty:
+        if checks and shape.levels is not None and shape.levels[index].penalty:
             cost = f" ({number(shape.levels[index].penalty)})"
         said = f"{where}{cost}: " + (f"{kind.label} ({kind.id})" if kind else "clear")
         marked = f' marked" data-kind="{esc(kind.id)}' if kind else ""
@@ -90,7 +97,7 @@ def wound_boxes(shape: wounds.WoundTrack, state: wounds.WoundState) -> str:
     notes = [f"{wounds.filled(shape, state)}/{shape.length} marked"]
     if state.overflow:
         notes.append(f"+{state.overflow} over")
-    if penalty:
+    if checks and penalty:
         notes.append(f"{signed(penalty)} to checks")
     legend = ", ".join(f"{esc(k.label)} = {esc(k.id)}" for k in shape.ladder)
     return (
@@ -110,7 +117,8 @@ def _tracks(ruleset: Ruleset, values: SheetValues) -> list[str]:
         if track.is_wound:
             shape = values.wound_track(track.id)
             if shape is not None:
-                out.append(wound_boxes(shape, values.wound_state(track.id)))
+                state = values.wound_state(track.id)
+                out.append(wound_boxes(shape, state, checks=track.id == penalty_track(ruleset)))
         else:
             low, high = values.track_bounds(track.id)
             out.append(bar("track", track.label, values.track_value(track.id), low, high))
