@@ -32,6 +32,8 @@ Versions:
 4. What a reply applied, whatever the player saw (SPEC §7.2, §7.3): `nodes.applied`,
    a JSON list of the receipts of the reply's commands, in order (NULL on older rows
    and for a reply without commands: its receipts are then its fingerprint's).
+5. A reply's first words, as the pages name it (SPEC §11, `gmtags.history.excerpt`):
+   `nodes.excerpt` (NULL on older rows and for a reply that is all tags).
 """
 
 from __future__ import annotations
@@ -161,6 +163,10 @@ def _version_4(db: Connection, dialect: str) -> None:
     _add_column(db, dialect, "nodes", "applied", "TEXT")
 
 
+def _version_5(db: Connection, dialect: str) -> None:
+    _add_column(db, dialect, "nodes", "excerpt", "TEXT")
+
+
 def _add_column(db: Connection, dialect: str, table: str, column: str, declared: str) -> None:
     """Add a column unless the table has it (each migration can run on any older store)."""
     if dialect == "postgresql":
@@ -184,6 +190,7 @@ MIGRATIONS: tuple[Callable[[Connection, str], None], ...] = (
     _version_2,
     _version_3,
     _version_4,
+    _version_5,
 )
 """Migration n + 1 takes a store from version n to n + 1 (given the database's dialect)."""
 LATEST = len(MIGRATIONS)

@@ -28,6 +28,7 @@ Tables (`gmtags.history.schema`: versioned, migrated on opening, never destructi
   JSON list) or `text` is the fingerprint itself, read to confirm a match;
   `created` when the node was made (added to older files on opening); `applied`
   the receipts of its commands (a JSON list), whatever the client was shown;
+  `excerpt` its first words (`gmtags.history.excerpt`), which the pages name it by;
 - `edits(id, chat_id, node, old, new, created)`: each save the pages made into
   a chat's current snapshot (`edit_current`): the node whose snapshot after
   it replaced (NULL: the chat's start), and the snapshots before and after.
@@ -54,7 +55,7 @@ import time
 import zlib
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from types import TracebackType
 from typing import Any, Literal
 
@@ -73,7 +74,8 @@ NodeKind = Literal["turn", "continue", "aside"]
 """What a node's request was: a player's turn, a continuation, or anything else (background)."""
 
 _NODE_COLUMNS = (
-    "id, chat_id, parent, kind, seed, before, after, receipts, text, created, saves, applied"
+    "id, chat_id, parent, kind, seed, before, after, receipts, text, created, saves, applied,"
+    " excerpt"
 )
 
 
@@ -107,6 +109,8 @@ class Node:
     """The page saves (`edits` ids) its snapshot after holds (see `saves`)."""
     applied: tuple[str, ...] = ()
     """The receipts of the reply's commands, as written, whatever the client was shown."""
+    excerpt: str = ""
+    """The reply's first words (`gmtags.history.excerpt`); "" for none or an older node."""
 
     @property
     def receipts(self) -> tuple[str, ...]:
@@ -135,7 +139,8 @@ class ChatSummary:
 
 
 def _node(row: tuple[object, ...]) -> Node:
-    ident, chat_id, parent, kind, seed, before, after, receipts, text, created, saves, applied = row
+    ident, chat_id, parent, kind, seed, before, after, receipts, text, created, *rest = row
+    saves, applied, excerpt = rest
     print_ = Fingerprint(
         tuple(json.loads(str(receipts))) if receipts else (), str(text) if text else ""
     )
@@ -151,6 +156,7 @@ def _node(row: tuple[object, ...]) -> Node:
         None if created is None else float(str(created)),
         frozenset(json.loads(str(saves))) if saves else frozenset(),
         tuple(json.loads(str(applied))) if applied else (),
+        str(excerpt) if excerpt else "",
     )
 
 
@@ -450,15 +456,16 @@ class HistoryStore:
         current: bool,
         saves: frozenset[int] = frozenset(),
         applied: tuple[str, ...] = (),
+        excerpt: str = "",
     ) -> Node:
         """Store a reserved node's reply (`after`: its snapshot, or the name of one the store
-        holds, holding the page saves `saves`, its commands' receipts `applied`); with
-        `current`, it becomes its chat's current node."""
+        holds, holding the page saves `saves`, its commands' receipts `applied`, its first
+        words `excerpt`); with `current`, it becomes its chat's current node."""
         with self._transaction(node.chat_id) as db:
             name = after if isinstance(after, str) else self._name(db, after)
             db.execute(
                 "UPDATE nodes SET after = ?, seed = ?, key = ?, tail = ?, size = ?, receipts = ?,"
-                " text = ?, saves = ?, applied = ? WHERE id = ?",
+                " text = ?, saves = ?, applied = ?, excerpt = ? WHERE id = ?",
                 (
                     name,
                     node.seed,
@@ -469,6 +476,7 @@ class HistoryStore:
                     print_.text or None,
                     _marks(saves),
                     json.dumps(list(applied), ensure_ascii=False) if applied else None,
+                    excerpt or None,
                     node.id,
                 ),
             )
@@ -488,6 +496,7 @@ class HistoryStore:
             node.created,
             saves,
             applied,
+            excerpt,
         )
 
     def abandon(self, node: Node) -> None:
@@ -574,8 +583,10 @@ class HistoryStore:
         seed: int | None,
         *,
         current: bool,
+        excerpt: str = "",
     ) -> Node:
-        """A finished node added at once (a saved transcript's reply), or the same one found.
+        """A finished node added at once (a saved transcript's reply, its first words
+        `excerpt`), or the same one found.
 
         A node with the same chat, parent, fingerprint and snapshots is reused,
         so saving a chat twice adds nothing.
@@ -598,8 +609,8 @@ class HistoryStore:
                 ident = self.database.insert(
                     db,
                     "INSERT INTO nodes(chat_id, parent, kind, seed, before, after, key, tail,"
-                    " size, receipts, text, created)"
-                    " VALUES (?, ?, 'turn', ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    " size, receipts, text, created, excerpt)"
+                    " VALUES (?, ?, 'turn', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     (
                         chat_id,
                         parent,
@@ -612,12 +623,14 @@ class HistoryStore:
                         _receipts(print_),
                         print_.text or None,
                         made,
+                        excerpt or None,
                     ),
                 )
                 assert ident is not None
                 node = Node(
                     ident, chat_id, parent, "turn", seed, before_name, after_name, print_, made
                 )
+                node = replace(node, excerpt=excerpt)
             if current:
                 db.execute("UPDATE histories SET current = ? WHERE chat_id = ?", (node.id, chat_id))
         return node

@@ -48,6 +48,7 @@ from gmtags.history.anchor import (
     is_player_turn,
     said,
 )
+from gmtags.history.excerpt import excerpt
 from gmtags.history.fingerprint import Fingerprint, card_lines, fingerprint, receipts_in
 from gmtags.history.prompted import find_prompt_anchor, prompt_chat
 from gmtags.history.prompted import with_receipts as prompt_with_receipts
@@ -240,8 +241,8 @@ class ChatBook:
         applied: Sequence[Receipt] = (),
     ) -> Node:
         """Store the reply as the player received it (`text`, or its fingerprint `print_` when
-        already made) with the snapshot it left and the receipts of the commands it applied
-        (SPEC §7.2: whatever the display mode)."""
+        already made) with the snapshot it left, the receipts of the commands it applied
+        (SPEC §7.2: whatever the display mode) and its first words (the pages name it by)."""
         made = fingerprint(text) if print_ is None else print_
         after, held = self._carried(turn.chat_id, after, None, turn.saves)  # saved meanwhile
         # A reply that changed nothing hands its snapshot on as it was: no need to hash it.
@@ -253,6 +254,7 @@ class ChatBook:
             current=turn.kind == "turn",
             saves=held,
             applied=tuple(receipt.render() for receipt in applied),
+            excerpt=excerpt(text),
         )
         current = node.id if turn.kind == "turn" else self.store.current_node(node.chat_id)
         self.events.node(node.chat_id, node.id, node.parent, node.kind, current)

@@ -24,6 +24,7 @@ same way; saving the same chat twice adds nothing.
 from __future__ import annotations
 
 from gmtags.history.anchor import Said, find_anchor
+from gmtags.history.excerpt import excerpt
 from gmtags.history.fingerprint import fingerprint
 from gmtags.history.records import History, HistoryError
 from gmtags.history.store import HistoryStore
@@ -132,6 +133,7 @@ def save_nodes(store: HistoryStore, chat: Chat, history: History) -> None:
                 fingerprint(texts[number]),
                 swipe.seed,
                 current=False,
+                excerpt=excerpt(texts[number]),
             )
             if number == record.current:
                 chosen = node.id

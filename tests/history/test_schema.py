@@ -193,3 +193,26 @@ class TestVersion4:
             again = store.node(done.id)
             assert again.applied == () and again.receipts == (receipt,)
             assert store.snapshot(again.after) == AFTER
+
+
+class TestVersion5:
+    def test_excerpt_is_added_to_a_version_4_store(self, store_path: str) -> None:
+        """Schema 5 adds `nodes.excerpt` to a store of version 4 (SQLite and PostgreSQL): its
+        nodes read as they did, with no excerpt; a reply stored after names its first words."""
+        with HistoryStore(store_path) as store:
+            store.ensure_chat("c", START)
+            old = store.complete(
+                store.reserve("c", None, "turn", START), AFTER, fingerprint("Dusk."), current=True
+            )
+            with store.database.writing() as db:
+                db.execute("ALTER TABLE nodes DROP COLUMN excerpt")
+                db.execute("UPDATE schema_version SET version = 4")
+        with HistoryStore(store_path) as store:
+            with store.database.reading() as db:
+                assert db.execute("SELECT MAX(version) FROM schema_version").fetchone()[0] == LATEST
+            again = store.node(old.id)
+            assert again.excerpt == "" and again.fingerprint.text == "Dusk."
+            node = store.reserve("c", old.id, "turn", AFTER)
+            done = store.complete(node, AFTER, fingerprint("Dawn."), current=True, excerpt="Dawn.")
+            assert done.excerpt == "Dawn." and store.node(done.id).excerpt == "Dawn."
+            assert [n.excerpt for n in store.nodes("c")] == ["", "Dawn."]

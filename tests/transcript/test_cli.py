@@ -251,6 +251,8 @@ class TestDbOption:
         with HistoryStore(db) as store:
             assert store.chats() == ["crows-heist-0001", "plain-crows"]
             assert len(store.nodes("crows-heist-0001")) == 7  # one a swipe
+            told = {node.excerpt for node in store.nodes("crows-heist-0001")}
+            assert all(said and "[" not in said for said in told)  # each named by its words
             assert store.current("crows-heist-0001") == state(done)
             for message in range(len(done.messages)):
                 assert stored_state(done, store, message) == state(done, message)
