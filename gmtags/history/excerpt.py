@@ -18,8 +18,9 @@ from __future__ import annotations
 
 import regex
 
-from gmtags.history.fingerprint import receipt_spans, strip_speaker
-from gmtags.tags.scan import without_reasoning
+from gmtags.history.fingerprint import card_lines, strip_speaker
+from gmtags.limits import DEFAULT_LIMITS
+from gmtags.tags.scan import find_spans, without_reasoning
 
 EXCERPT_CHARS = 90
 """The longest excerpt kept, its ellipsis included: a line or two of a narrow screen."""
@@ -42,12 +43,18 @@ _TRAILING = " ,;:—–-([{\"'“‘"
 def narration(text: str) -> str:
     """The narration that starts `text`: its first `SCAN_CHARS` characters without
     reasoning, speaker prefix, tags, receipts, card lines or Markdown marks, one line."""
-    head = strip_speaker(without_reasoning(text)[:SCAN_CHARS])
+    whole = without_reasoning(text)
+    head = strip_speaker(whole[:SCAN_CHARS])
+    if len(whole) > SCAN_CHARS:  # a tag cut short at the end is no narration either
+        opened = head.rfind("[")
+        if opened > head.rfind("]"):
+            head = head[:opened]
+    cuts = [(s.start, s.end if s.complete else len(head)) for s in find_spans(head, DEFAULT_LIMITS)]
     pieces: list[str] = []
     at = 0
-    for _receipt, start, end, _card in receipt_spans(head):
+    for start, end in sorted(cuts + card_lines(head)):
         pieces.append(head[at:start])
-        at = end
+        at = max(at, end)
     pieces.append(head[at:])
     return _SPACE.sub(" ", _MARKUP.sub("", "\n".join(pieces))).strip()
 

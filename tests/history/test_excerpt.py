@@ -53,6 +53,16 @@ class TestNarration:
         assert excerpt("Dawn breaks. " + "x" * (10 * SCAN_CHARS)).startswith("Dawn breaks.")
         assert excerpt(" " * SCAN_CHARS + "Late words.") == ""
 
+    def test_a_tag_cut_at_the_end_of_what_is_read_is_left_out(self) -> None:
+        """A reply of a megabyte of receipts has no excerpt: the tag its first `SCAN_CHARS`
+        cut in two is not narration, wherever the cut falls."""
+        tag = '[clock: name="Alarm raised" tick="1" result="ok" now="1/6"] '
+        for lead in range(len(tag)):
+            assert excerpt("x" * lead + " " + tag * (2 * SCAN_CHARS // len(tag))) in (
+                "",
+                "x" * lead,
+            )
+
 
 class TestShorten:
     def test_short_text_is_whole(self) -> None:
