@@ -15,7 +15,7 @@ from typing import Any
 
 import httpx
 import pytest
-from playwright.sync_api import Page, Route, expect
+from playwright.sync_api import Page, Route, ViewportSize, expect
 
 from tests.browser.conftest import SHOTS
 
@@ -145,7 +145,9 @@ class TestStatePage:
         link = page.locator(f'a.node-link[data-node="{newest["id"]}"]')
         expect(link).to_be_visible(timeout=LIVE_SECONDS * 1000)
         assert time.monotonic() - started < LIVE_SECONDS + 0.5
-        expect(page.locator("#live")).to_contain_text(str(newest["id"]))
+        title = link.locator(".node-title").inner_text()
+        expect(page.locator("#live")).to_contain_text(f"New reply: {title}")
+        expect(page.locator("#jump a")).to_have_attribute("href", f"#reply-{newest['id']}")
         road = now_of(newest["receipts"], 'name="Road washed out"')
         expect(page.locator('figure.clock[data-clock="Road washed out"]')).to_contain_text(road)
         assert not_reloaded(page)
@@ -199,11 +201,7 @@ class TestStatePage:
         """Two requests on the same history are sibling swipes; choosing the older one shows
         the state after it, and choosing the newer one again shows its state."""
         demo, first = played
-        one, spent = chat_json(demo)["nodes"]
-        complete(demo, HISTORY)  # SillyTavern's swipe of the first reply: the same request
-        # The player rewrote the last message as two and swiped: the same history before it.
-        complete(demo, [*HISTORY, gm(first), user("On."), user("I run for the ford.")])
-        _, _, again, washed = chat_json(demo)["nodes"]
+        one, spent, again, washed = swiped(demo, first)
         assert again["parent"] == one["parent"] and washed["parent"] == spent["parent"]
         assert washed["current"]
         open_chat(page, demo)
@@ -232,8 +230,124 @@ class TestStatePage:
             "aria-current", "true"
         )
 
-        open_chat(page, demo, spent["id"])  # the README's screenshots: a swipe chosen
+        # The README's screenshots. A desktop as the player sees it: gone to the current
+        # reply (C), then the swipe before it chosen, its state beside it.
+        page.set_viewport_size(DESKTOP)
+        open_chat(page, demo)
+        page.keyboard.press("c")
+        page.locator(f'a.node-link[data-node="{spent["id"]}"]').click()
+        expect(page.locator("#viewing")).to_contain_text("after Reply 2, swipe 1 of 2")
         SHOTS.mkdir(exist_ok=True)
-        page.screenshot(path=str(SHOTS / "state-page.png"), full_page=True)
-        page.set_viewport_size({"width": 390, "height": 844})
+        page.screenshot(path=str(SHOTS / "state-page-desktop.png"), animations="disabled")
+        page.set_viewport_size(PHONE)  # a phone: the whole page, that swipe chosen
+        open_chat(page, demo, spent["id"])
         page.screenshot(path=str(SHOTS / "state-page-phone.png"), full_page=True)
+
+
+DESKTOP: ViewportSize = {"width": 1280, "height": 800}
+PHONE: ViewportSize = {"width": 390, "height": 844}
+
+
+def swiped(url: str, first: str) -> list[dict[str, Any]]:
+    """The two played replies swiped each (SillyTavern's swipe: the same request again, the
+    second after the player rewrote the last message as two); the four nodes, oldest first."""
+    complete(url, HISTORY)
+    complete(url, [*HISTORY, gm(first), user("On."), user("I run for the ford.")])
+    return chat_json(url)["nodes"]
+
+
+def in_view(page: Page, selector: str) -> bool:
+    """Whether the element is wholly inside the window as it is scrolled now."""
+    return bool(
+        page.eval_on_selector(
+            selector,
+            "el => { const b = el.getBoundingClientRect();"
+            " return b.height > 0 && b.top >= 0 && b.bottom <= window.innerHeight; }",
+        )
+    )
+
+
+def link_of(node: dict[str, Any]) -> str:
+    return f'a.node-link[data-node="{node["id"]}"]'
+
+
+class TestFindingTheCurrentReply:
+    """However long the timeline, the chat's current reply is one key or one tap away."""
+
+    @pytest.mark.parametrize("size", [DESKTOP, PHONE], ids=["desktop", "phone"])
+    def test_key_c_and_the_link_at_the_top(
+        self, page: Page, played: tuple[str, str], size: ViewportSize
+    ) -> None:
+        """Below the fold on the page as it opens, the current reply is reached by C and by
+        the "Current reply" link at the top, scrolled into view and focused."""
+        demo, first = played
+        *_, washed = swiped(demo, first)
+        page.set_viewport_size(size)
+        open_chat(page, demo)
+        current = link_of(washed)
+        assert not in_view(page, current)  # the page is taller than the window
+        jump = page.locator("#jump a.jump-link")
+        expect(jump).to_contain_text("Current reply: Reply 2, swipe 2 of 2")
+        assert in_view(page, "#jump a.jump-link")
+
+        page.keyboard.press("c")
+        expect(page.locator(current)).to_be_focused()
+        assert in_view(page, current)
+
+        page.evaluate("window.scrollTo(0, 0)")
+        jump.click()
+        expect(page.locator(current)).to_be_focused()
+        assert in_view(page, current) and page.url.endswith(f"/chats/{CHAT}")
+        assert not_reloaded(page)
+
+
+class TestChoosingShowsTheState:
+    """Choosing a reply shows the state it left where the player is looking."""
+
+    def test_on_a_phone_the_state_comes_into_view(
+        self, page: Page, played: tuple[str, str]
+    ) -> None:
+        """One column: the state panel is above the timeline. Choosing a reply scrolls the
+        panel into view with the state after it, and its showing line leads back."""
+        demo, first = played
+        _, spent, _, washed = swiped(demo, first)
+        page.set_viewport_size(PHONE)
+        open_chat(page, demo)
+        page.locator(link_of(spent)).click()  # scrolled to it first, as a thumb would
+        oil = now_of(spent["receipts"], 'pool="Lamp oil"')
+        expect(page.locator('[data-pool="Lamp oil"] .bar-value')).to_have_text(oil)
+        viewing = page.locator("#viewing")
+        expect(viewing).to_be_focused()
+        expect(viewing).to_contain_text("Showing the state after Reply 2, swipe 1 of 2")
+        assert in_view(page, "#viewing") and in_view(page, '[data-pool="Lamp oil"]')
+        assert not in_view(page, link_of(spent))
+
+        viewing.locator("a.to-reply").click()  # back to the reply chosen
+        expect(page.locator(link_of(spent))).to_be_focused()
+        assert in_view(page, link_of(spent))
+        page.locator(link_of(washed)).click()  # and on to the next one
+        road = now_of(washed["receipts"], 'name="Road washed out"')
+        clock = 'figure.clock[data-clock="Road washed out"]'
+        expect(page.locator(f"{clock} .clock-fill")).to_have_text(road)
+        assert in_view(page, "#viewing") and not_reloaded(page)
+
+    def test_on_a_desktop_the_state_stays_beside_the_reply(
+        self, page: Page, played: tuple[str, str]
+    ) -> None:
+        """Two columns: scrolled down to the replies, the state panel stays in view beside
+        them, so choosing one shows its state with the reply still under the pointer."""
+        demo, first = played
+        _, spent, _, washed = swiped(demo, first)
+        page.set_viewport_size(DESKTOP)
+        open_chat(page, demo)
+        page.keyboard.press("c")
+        assert in_view(page, link_of(washed))
+        scrolled = page.evaluate("window.scrollY")
+        assert scrolled > 0
+        page.locator(link_of(spent)).click()
+        oil = now_of(spent["receipts"], 'pool="Lamp oil"')
+        expect(page.locator('[data-pool="Lamp oil"] .bar-value')).to_have_text(oil)
+        expect(page.locator("#viewing")).to_contain_text("after Reply 2, swipe 1 of 2")
+        assert in_view(page, "#viewing") and in_view(page, '[data-pool="Lamp oil"]')
+        assert in_view(page, link_of(spent)) and page.evaluate("window.scrollY") > scrolled / 2
+        expect(page.locator(link_of(spent))).to_be_focused()

@@ -16,7 +16,7 @@ from urllib.parse import quote
 from gmtags.history.store import ChatSummary, Node
 from gmtags.ruleset.model import Ruleset
 from gmtags.server.pages.state_sheet import esc, state_html
-from gmtags.server.pages.state_timeline import Timeline, iso_time
+from gmtags.server.pages.state_timeline import Timeline, anchor, iso_time
 from gmtags.state.snapshot import Snapshot
 
 STATIC = "/gmtags/static"
@@ -84,14 +84,19 @@ def chat_page(
     """`/gmtags/chats/{chat}`: the state after `shown` (None: the start) beside the timeline.
 
     `chosen` is whether the reader picked `shown` (`?node=`) rather than following the chat's
-    current node; the page's script keeps following the chat either way.
+    current node; the page's script keeps following the chat either way. The timeline stays
+    oldest first, as the chat reads and its swipes nest; the current reply, wherever it is
+    in it, is one link away at the top of the page (`_jump`; the C key in `state.js`), and
+    the "showing" line links the reply shown (the way back to it on a phone, where choosing
+    a reply scrolls up to the state).
     """
     path = chat_path(chat_id)
     api = f"/gmtags/api/chats/{path}"
-    timeline = Timeline(nodes, current, shown).html()
-    where = "the chat's start" if shown is None else f"node {shown}"
+    tree = Timeline(nodes, current, shown)
+    timeline = tree.html()
+    where = _reply_named(tree, shown)
     if not chosen:
-        viewing = f"Showing the current state (after {where})."
+        viewing = f"Showing the state now, after {where}."
     elif shown == current:
         viewing = f"Showing the state after {where}, the current one."
     else:
@@ -99,19 +104,19 @@ def chat_page(
             f'Showing the state after {where}. <a href="/gmtags/chats/{path}">'
             "Back to the current state</a>"
         )
-    if chosen and shown is not None:
-        snapshot_api = f"{api}/nodes/{shown}"
-    else:
-        snapshot_api = f"/gmtags/chats/{path}/state" if not chosen else api
+    # a reply's state is its node's snapshot; the state now is the chat JSON's `state` (with
+    # the page saves it carries), which also stands for the start (no endpoint of its own)
+    snapshot_api = f"{api}/nodes/{shown}" if chosen and shown is not None else api
     raw = json.dumps(snapshot.to_json_dict(), ensure_ascii=False, indent=2)
     body = (
         f'<nav class="crumbs" aria-label="Breadcrumb"><a href="/gmtags/">Chats</a> ›'
         f' <span aria-current="page">{esc(chat_id)}</span></nav>'
-        f"<h1>{esc(chat_id)}</h1>{_builder_links(ruleset, path)}"
+        f"<h1>{esc(chat_id)}</h1>"
+        f'<div class="page-actions">{_jump(tree, current)}{_builder_links(ruleset, path)}</div>'
         '<div class="columns">'
         '<section id="state" class="state" aria-labelledby="state-heading">'
         '<h2 id="state-heading">State</h2>'
-        f'<p id="viewing" class="viewing">{viewing}</p>'
+        f'<p id="viewing" class="viewing" tabindex="-1">{viewing}</p>'
         f'<div id="state-body">{state_html(ruleset, snapshot)}'
         '<details class="raw"><summary>Snapshot JSON</summary>'
         f"<pre>{esc(raw)}</pre></details></div></section>"
@@ -119,16 +124,43 @@ def chat_page(
         '<h2 id="timeline-heading">Replies</h2>'
         '<p id="live" class="live-status" role="status" aria-live="polite"></p>'
         f'<div id="timeline-body">{timeline}</div>'
-        '<p class="hint">Choose a reply to see the state after it; arrow keys move between'
-        " replies.</p></section></div>"
+        '<p class="hint">Choose a reply to see the state after it. Keys: <kbd>C</kbd> goes'
+        " to the current reply; arrow keys, Home and End move between replies.</p>"
+        # the page's foot, inside the columns: below them, it would push the state panel
+        # (in view beside the replies) up off the window's top at the page's end
         f'<p class="json">JSON: <a href="{api}">this chat</a> · <a href="{snapshot_api}">'
         "this snapshot</a> · events: "
         f'<a href="{api}/events">{esc(api)}/events</a></p>'
+        "</section></div>"
     )
     shown_attr = "current" if not chosen else "start" if shown is None else str(shown)
     data = f' data-api="{esc(api)}" data-shown="{esc(shown_attr)}"'
     return document(
         f"{chat_id} · gmtags", body, scripts=["state/follow.js", "state/state.js"], data=data
+    )
+
+
+def _reply_named(tree: Timeline, ident: int | None) -> str:
+    """A reply as the "showing" line names it: its title, linked to its entry on the timeline
+    (the way back to it once the state is scrolled to), and its first words."""
+    title, words = tree.name(ident)
+    said = f' <q class="reply-words">{esc(words)}</q>' if words else ""
+    return f'<a class="to-reply" href="#{anchor(ident)}">{esc(title)}</a>{said}'
+
+
+def _jump(tree: Timeline, current: int | None) -> str:
+    """The way to the chat's current reply from the top of the page, however long the
+    timeline (the page's script also answers the C key with it). Its own element, so
+    `state.js` swaps it in when the current reply changes."""
+    said = (
+        "Current: the chat's start"
+        if current is None
+        else f"Current reply: {tree.name(current)[0]}"
+    )
+    return (
+        f'<p id="jump" class="jump"><a class="jump-link" href="#{anchor(current)}"'
+        f' aria-keyshortcuts="c">{esc(said)} <span aria-hidden="true">↓</span>'
+        ' <kbd aria-hidden="true">C</kbd></a></p>'
     )
 
 

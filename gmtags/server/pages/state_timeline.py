@@ -6,9 +6,12 @@ abandoned one with the replies that followed it; a continuation is joined to
 the reply it continues (a piece of the same message, still chosen on its own,
 since the state after it is its own). The list is flat, with levels of
 indentation, so a long chat with many swipes renders without recursion or
-deep nesting. Each reply lists its receipts as cards
-(`state_cards`); each links to `?node=<id>`, the state after it, so the
-timeline works without JavaScript and the page's script only intercepts it.
+deep nesting. Each reply is named as the player knows it: "Reply 3" (", swipe
+2 of 3" among swipes) and its first words (`gmtags.history.excerpt`), never by
+its node id, which only data attributes and `id="reply-<id>"` anchors carry.
+Each lists its receipts as cards (`state_cards`); each links to `?node=<id>`,
+the state after it, so the timeline works without JavaScript and the page's
+script only intercepts it.
 """
 
 from __future__ import annotations
@@ -18,12 +21,24 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from urllib.parse import quote
 
+from gmtags.history.excerpt import excerpt
 from gmtags.history.store import Node
 from gmtags.server.pages.state_cards import receipt_card
 from gmtags.server.pages.state_sheet import esc
 
 START = "start"
 """The `?node=` value that shows the chat's start state."""
+
+
+def anchor(ident: int | None) -> str:
+    """The id of a reply's entry (None: the chat's start), which links jump to."""
+    return f"reply-{START if ident is None else ident}"
+
+
+def first_words(node: Node) -> str:
+    """A reply's first words: as stored, or (a node stored before excerpts were) read from
+    the text that identifies a reply without receipts; "" when neither has any."""
+    return node.excerpt or excerpt(node.fingerprint.text)
 
 
 def iso_time(created: float | None) -> str | None:
@@ -54,6 +69,15 @@ class Timeline:
             self.children.setdefault(parent, []).append(node)
         self.current = current
         self.shown = shown
+        self.titles: dict[int, str] = {}
+        """Each node's title as `html` shows it ("Reply 2, swipe 1 of 2")."""
+
+    def name(self, ident: int | None) -> tuple[str, str]:
+        """What the player calls node `ident` (None: the start) once `html` has run: its title
+        and its first words."""
+        if ident is None or ident not in self.nodes:
+            return "the chat's start", ""
+        return self.titles.get(ident, "a reply"), first_words(self.nodes[ident])
 
     def _item(self, node: Node) -> _Item:
         """A reply with its continuations gathered (a continuation's continuation too)."""
@@ -92,7 +116,8 @@ class Timeline:
         the way to the current node, else to the one shown, else the newest).
         """
         start = (
-            f'<li class="node start level-0{" current" if self.current is None else ""}">'
+            f'<li class="node start level-0{" current" if self.current is None else ""}"'
+            f' id="{anchor(None)}">'
             + self._link(
                 START,
                 "Start",
@@ -139,33 +164,38 @@ class Timeline:
     ) -> str:
         node = item.node
         title = f"Reply {depth}" + (f", swipe {swipe[0]} of {swipe[1]}" if swipe else "")
+        self.titles[node.id] = title
         when = iso_time(node.created)
         classes = ["node", f"level-{_indent(level)}"]
         if self._current_in(item):
             classes.append("current")
+        for piece in item.pieces:
+            self.titles[piece.id] = f"{title}, continued"
         pieces = "".join(
-            '<div class="piece">'
+            f'<div class="piece" id="{anchor(p.id)}">'
             + self._link(
                 str(p.id),
                 "Continued",
-                f"node {p.id}",
+                "",
                 self.shown == p.id,
                 self.current == p.id,
                 iso_time(p.created),
+                first_words(p),
             )
             + _cards(p)
             + "</div>"
             for p in item.pieces
         )
         return (
-            f'<li class="{" ".join(classes)}" data-node="{node.id}">'
+            f'<li class="{" ".join(classes)}" id="{anchor(node.id)}" data-node="{node.id}">'
             + self._link(
                 str(node.id),
                 title,
-                f"node {node.id}" + (f", {after}" if after else ""),
+                after,
                 self.shown == node.id,
                 self.current == node.id,
                 when,
+                first_words(node),
             )
             + _cards(node)
             + pieces
@@ -183,14 +213,16 @@ class Timeline:
         shown: bool,
         current: bool,
         when: str | None = None,
+        words: str = "",
     ) -> str:
         attrs = ' aria-current="true"' if shown else ""
         badge = '<span class="badge">current</span>' if current else ""
         time = f'<time datetime="{esc(when)}">{esc(when[11:19])} UTC</time>' if when else ""
-        small = f'<span class="node-id">{esc(note)}</span>' if note else ""
+        small = f'<span class="node-note">{esc(note)}</span>' if note else ""
+        said = f'<q class="reply-words">{esc(words)}</q>' if words else ""
         return (
             f'<a class="node-link" href="?node={quote(ident)}" data-node="{esc(ident)}"{attrs}>'
-            f'<span class="node-title">{esc(title)}</span>{badge}{small}{time}</a>'
+            f'<span class="node-title">{esc(title)}</span>{badge}{small}{time}{said}</a>'
         )
 
 

@@ -12,6 +12,7 @@ from urllib.parse import quote
 import pytest
 
 from gmtags.demo import demo_file
+from gmtags.history.excerpt import excerpt
 from gmtags.ruleset.load import load_ruleset
 from gmtags.server.app import create_app
 from gmtags.server.background import BackgroundServer
@@ -20,6 +21,7 @@ from gmtags.server.demo_upstream import DEMO_REPLIES, ScriptedUpstream
 from gmtags.server.pages.state_cards import receipt_card
 from gmtags.state.snapshot import Snapshot
 from tests.server.pages.test_state_api import SYSTEM, Served, gm, nodes, user
+from tests.server.pages.test_state_timeline import visible_text
 
 EVIL = '<img src=x onerror="alert(1)">'
 
@@ -104,18 +106,62 @@ class TestChatPage:
         assert 'data-clock="Alarm raised"' not in start
         assert served.get("/gmtags/chats/road?node=999").status_code == 404
 
+    def test_each_reply_is_named_by_its_first_words(self, served: Served) -> None:
+        """Each reply the proxy stored reads as "Reply N" and the start of the narration the
+        player received, receipts left out; the page never says "node" to the player."""
+        replies = played(served)
+        page = served.get("/gmtags/chats/road").text
+        text = visible_text(page)
+        for number, reply in enumerate(replies, start=1):
+            words = excerpt(reply)
+            assert words and "result=" not in words and words[:30] in reply
+            assert f'<q class="reply-words">{words}</q>' in page
+            assert re.search(f"Reply {number} (current )?[\\d:]+ UTC {re.escape(words)}", text)
+        assert not re.search(r"\bnodes?\b", text, re.IGNORECASE)
+
+    def test_the_current_reply_is_one_link_away(self, served: Served) -> None:
+        """Above the state and the timeline, a link goes to the current reply's entry (the C
+        key's target); the showing line links the reply shown, with its words."""
+        replies = played(served)
+        one, two = nodes(served, "road")
+        page = served.get(f"/gmtags/chats/road?node={one['id']}").text
+        jump = re.search(r'<p id="jump" class="jump"><a class="jump-link" href="#([^"]+)"', page)
+        assert jump is not None and jump.group(1) == f"reply-{two['id']}"
+        assert f'id="reply-{two["id"]}" data-node="{two["id"]}"' in page
+        assert "Current reply: Reply 2" in visible_text(page)
+        assert page.index('id="jump"') < page.index('id="state"')
+        viewing = re.search(r'<p id="viewing"[^>]*>(.*?)</p>', page)
+        assert viewing is not None
+        assert f'<a class="to-reply" href="#reply-{one["id"]}">Reply 1</a>' in viewing.group(1)
+        assert excerpt(replies[0]) in viewing.group(1)
+        start = served.get("/gmtags/chats/road?node=start").text
+        assert 'href="#reply-start">the chat&#x27;s start</a>' in start
+
     def test_the_page_links_its_json(self, served: Served) -> None:
         """Like datasette, the page names its JSON twins."""
         played(served)
         page = served.get("/gmtags/chats/road").text
         assert 'href="/gmtags/api/chats/road"' in page
         assert 'data-api="/gmtags/api/chats/road"' in page
+        chat, snapshot = re.findall(r'<p class="json">.*?</p>', page)[0].split('href="')[1:3]
+        for link in (chat, snapshot):  # each answers (the events stream is tested apart)
+            assert served.get(link.split('"')[0]).status_code == 200
+
+    def test_the_snapshot_link_names_the_state_shown(self, served: Served) -> None:
+        """ "this snapshot" is the chat's JSON for the state now, the node's for a reply."""
+        played(served)
+        one, _ = nodes(served, "road")
+        now = served.get("/gmtags/chats/road").text
+        assert '<a href="/gmtags/api/chats/road">this snapshot</a>' in now
+        chosen = served.get(f"/gmtags/chats/road?node={one['id']}").text
+        snapshot = f"/gmtags/api/chats/road/nodes/{one['id']}"
+        assert f'<a href="{snapshot}">this snapshot</a>' in chosen
 
 
 class TestEscaping:
     def test_model_text_never_becomes_markup(self, tmp_path: Path) -> None:
         """A clock, a character and a chat named with markup show as text."""
-        evil_reply = f'A sign. [clock: name="{EVIL}" size="4"]\n'
+        evil_reply = f'{EVIL} A sign. [clock: name="{EVIL}" size="4"]\n'
         upstream = ScriptedUpstream(replies=(evil_reply, *DEMO_REPLIES))
         start = Snapshot.model_validate({"gameCharacterCards": {EVIL: {}}})
         for served in served_with(tmp_path, upstream, start):
@@ -126,6 +172,8 @@ class TestEscaping:
             index = served.get("/gmtags/").text
             assert "<img" not in page and "<b>x</b>" not in page and "<b>x</b>" not in index
             assert "&lt;img src=x" in page and "&lt;b&gt;x&lt;/b&gt;" in index
+            words = re.search(r'<q class="reply-words">([^<]*)</q>', page)  # the reply's own
+            assert words is not None and words.group(1).startswith("&lt;img src=x")
 
 
 class TestBuilderLinks:

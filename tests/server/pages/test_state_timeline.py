@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import re
+from dataclasses import replace
+from html.parser import HTMLParser
 
 from gmtags.history.fingerprint import Fingerprint
 from gmtags.history.store import Node, NodeKind
@@ -13,9 +15,30 @@ def node(ident: int, parent: int | None, kind: NodeKind = "turn", *receipts: str
     return Node(ident, "c", parent, kind, 1, "b", "a", Fingerprint(receipts, ""), 1.0e9 + ident)
 
 
+def said(ident: int, parent: int | None, words: str, kind: NodeKind = "turn") -> Node:
+    """A node stored with its first words."""
+    return replace(node(ident, parent, kind), excerpt=words)
+
+
+class _Text(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__()
+        self.parts: list[str] = []
+
+    def handle_data(self, data: str) -> None:
+        self.parts.append(data)
+
+
+def visible_text(html: str) -> str:
+    """What a person reads of `html`: its text, tags and attributes left out."""
+    reader = _Text()
+    reader.feed(html)
+    return " ".join(" ".join(reader.parts).split())
+
+
 def entries(html: str) -> list[tuple[str, str]]:
     """Each timeline entry's class and the node it is (the swipe heads have none)."""
-    return re.findall(r'<li class="([^"]*)"(?: data-node="(\d+)")?', html)
+    return re.findall(r'<li class="([^"]*)" id="reply-\w+"(?: data-node="(\d+)")?', html)
 
 
 class TestTimeline:
@@ -41,7 +64,9 @@ class TestTimeline:
         reply after it follows as the next message."""
         html = Timeline([node(1, None), node(2, 1, "continue"), node(3, 2)], 3, 2).html()
         assert [n for _, n in entries(html) if n] == ["1", "3"]
-        piece = re.search(r'<div class="piece"><a class="node-link" href="\?node=2"[^>]*>', html)
+        piece = re.search(
+            r'<div class="piece" id="reply-2"><a class="node-link" href="\?node=2"[^>]*>', html
+        )
         assert piece is not None and 'aria-current="true"' in piece.group()
         assert "Reply 2" in html and "swipe" not in html
 
@@ -64,6 +89,50 @@ class TestTimeline:
         assert len([n for _, n in entries(html) if n]) == len(nodes)
         assert html.count("<ol") == 1
         assert max(int(c.split("level-")[1].split()[0]) for c, _ in entries(html)) <= 6
+
+    def test_a_reply_is_named_by_its_first_words_never_its_node(self) -> None:
+        """Each reply reads as its ordinal and the start of its narration; its node id is in
+        its data attributes and anchor only, never in what the player reads."""
+        nodes = [
+            said(11, None, "The lantern gutters as Bram sets his shoulder to the gate."),
+            said(12, 11, "Bram tops up the lamp before the wind can take it."),
+            said(13, 11, "Rain hammers the road."),
+            said(14, 13, "The latch gives.", "continue"),
+        ]
+        html = Timeline(nodes, 14, 14).html()
+        text = visible_text(html)
+        assert re.search(r"Reply 1 [\d:]+ UTC The lantern gutters as Bram sets his", text)
+        assert "Reply 2, swipe 1 of 2" in text and "Bram tops up the lamp" in text
+        assert "Continued" in text and "The latch gives." in text
+        assert not re.search(r"\bnode\b", text, re.IGNORECASE)
+        assert not any(str(n.id) in text for n in nodes)
+        assert 'id="reply-12" data-node="12"' in html and 'id="reply-14"' in html
+        assert '<q class="reply-words">Rain hammers the road.</q>' in html
+
+    def test_names_for_the_showing_line(self) -> None:
+        """`name` gives the title and words the timeline shows, a continuation as its reply's."""
+        nodes = [said(1, None, "Dusk."), said(2, None, "Dawn."), said(3, 2, "On.", "continue")]
+        tree = Timeline(nodes, 3, 1)
+        tree.html()
+        assert tree.name(1) == ("Reply 1, swipe 1 of 2", "Dusk.")
+        assert tree.name(3) == ("Reply 1, swipe 2 of 2, continued", "On.")
+        assert tree.name(None) == ("the chat's start", "")
+
+    def test_an_older_node_is_named_by_its_text_or_its_ordinal(self) -> None:
+        """A node stored before excerpts: a reply without receipts by its fingerprint's text
+        (shortened), one with receipts by its ordinal alone."""
+        long = "The road floods " + "and floods " * 20
+        plain = Node(1, "c", None, "turn", 1, "b", "a", Fingerprint((), long), 1.0e9)
+        tagged = node(2, 1, "turn", '[clock: name="A" tick="1" result="ok" now="1/4"]')
+        html = Timeline([plain, tagged], 2, 2).html()
+        words = re.findall(r'<q class="reply-words">([^<]*)</q>', html)
+        assert len(words) == 1 and words[0].startswith("The road floods and")
+        assert words[0].endswith("…") and len(words[0]) <= 90
+
+    def test_first_words_are_escaped(self) -> None:
+        """Words a model wrote never become markup."""
+        html = Timeline([said(1, None, '<img src=x onerror="alert(1)">')], 1, 1).html()
+        assert "<img" not in html and "&lt;img src=x onerror=&quot;alert(1)&quot;&gt;" in html
 
     def test_times_are_utc_iso_text(self) -> None:
         """`created` reads as ISO-8601 UTC to the millisecond; none stays none."""

@@ -4,6 +4,11 @@
 // parts (the state, the "showing" line, the timeline), so no text from the chat is ever put
 // into the page as HTML here. What changed is learnt from the chat's events stream
 // (server-sent events); when that is not available or drops, the chat's JSON is polled.
+//
+// However long the timeline, the current reply is one tap (the "Current reply" link at the
+// top) or one key (C) away; a link to a reply's entry (`#reply-<id>`) scrolls to it and
+// focuses it. Choosing a reply while the state panel is out of view (one column, on a
+// phone) scrolls the panel into view; its "showing" line links back to the reply.
 (function () {
   "use strict";
   var body = document.body;
@@ -75,6 +80,7 @@
         timeline.setAttribute("aria-busy", "true");
         swap(doc, "state-body");
         swap(doc, "viewing");
+        swap(doc, "jump");
         swap(doc, "timeline-body");
         reopen(open);
         body.dataset.shown = doc.body.dataset.shown || "current";
@@ -90,12 +96,61 @@
             return !before[id];
           });
           if (fresh.length === 1) {
-            live.textContent = "New reply (node " + fresh[0] + ").";
+            live.textContent = "New reply: " + replyName(fresh[0]) + ".";
           } else if (fresh.length > 1) {
             live.textContent = fresh.length + " new replies.";
           }
         }
       });
+  }
+
+  // A reply as its timeline entry names it ("Reply 3, swipe 2 of 2 “The gate…”"), as text.
+  function replyName(node) {
+    var link = findLink(node);
+    if (!link) {
+      return "a reply";
+    }
+    var title = link.querySelector(".node-title");
+    var words = link.querySelector(".reply-words");
+    return (title ? title.textContent : "a reply") + (words ? " “" + words.textContent + "”" : "");
+  }
+
+  // Scroll to a reply's entry (`reply-<id>`, `reply-start`) and focus its link.
+  function jumpTo(id) {
+    var entry = document.getElementById(id);
+    var link = entry && entry.querySelector("a.node-link");
+    if (!link) {
+      return false;
+    }
+    entry.scrollIntoView({ block: "center" });
+    link.focus({ preventScroll: true });
+    entry.classList.remove("jumped");
+    void entry.offsetWidth; // restart the highlight when the same entry is jumped to again
+    entry.classList.add("jumped");
+    return true;
+  }
+
+  function currentEntry() {
+    var jump = document.querySelector("#jump a.jump-link");
+    return jump ? jump.getAttribute("href").slice(1) : null;
+  }
+
+  // One column (a phone): the state panel is above the timeline, so the reply just chosen
+  // changed a panel out of sight. Bring its "showing" line into view, focused; that line
+  // links back to the reply. Beside the timeline the panel stays in view on its own.
+  function showState() {
+    var viewing = document.getElementById("viewing");
+    var state = document.getElementById("state");
+    var timeline = document.getElementById("timeline");
+    if (!viewing || !state || !timeline) {
+      return;
+    }
+    var beside = state.getBoundingClientRect().right <= timeline.getBoundingClientRect().left;
+    var box = viewing.getBoundingClientRect();
+    if (!beside && (box.top < 0 || box.bottom > window.innerHeight)) {
+      state.scrollIntoView({ block: "start" });
+      viewing.focus({ preventScroll: true });
+    }
   }
 
   function findLink(node) {
@@ -142,10 +197,19 @@
     return changed ? load(window.location.href, true) : null;
   }
 
-  // Choosing a reply: show the state after it without leaving the page.
+  // Choosing a reply: show the state after it without leaving the page. A link to a reply's
+  // entry jumps to it without a new history entry.
   document.addEventListener("click", function (event) {
+    if (event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey) {
+      return;
+    }
+    var to = event.target.closest && event.target.closest('a[href^="#reply-"]');
+    if (to && jumpTo(to.getAttribute("href").slice(1))) {
+      event.preventDefault();
+      return;
+    }
     var link = event.target.closest && event.target.closest("#timeline-body a.node-link");
-    if (!link || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey) {
+    if (!link) {
       return;
     }
     event.preventDefault();
@@ -154,6 +218,7 @@
     load(link.href, false).then(function () {
       var viewing = document.getElementById("viewing");
       live.textContent = viewing ? viewing.textContent : "";
+      showState();
     }).catch(function () {
       window.location.href = link.href;
     });
@@ -163,6 +228,22 @@
     load(window.location.href, false).catch(function () {
       window.location.reload();
     });
+  });
+
+  // C: to the current reply, from anywhere on the page but a field being typed in.
+  document.addEventListener("keydown", function (event) {
+    var here = event.target;
+    if (
+      (event.key !== "c" && event.key !== "C") ||
+      event.altKey || event.ctrlKey || event.metaKey || event.defaultPrevented ||
+      (here.closest && here.closest("input, textarea, select, [contenteditable]"))
+    ) {
+      return;
+    }
+    var entry = currentEntry();
+    if (entry && jumpTo(entry)) {
+      event.preventDefault();
+    }
   });
 
   // Arrow keys, Home and End move between the timeline's replies.
