@@ -77,8 +77,11 @@ def _free_port() -> int:
 
 
 @pytest.fixture
-def serve(tmp_path: Path) -> Iterator[Callable[..., str]]:
-    """`serve("demo", "--serve")` runs `gmtags demo --serve --port N` and gives its URL."""
+def serve(tmp_path: Path, browser: Browser) -> Iterator[Callable[..., str]]:
+    """`serve("demo", "--serve")` runs `gmtags demo --serve --port N` and gives its URL.
+
+    The pages are closed before the server stops: a state page left open holds an events
+    stream, which a stopping server waits for (up to its few seconds) before it exits."""
     started: list[subprocess.Popen[bytes]] = []
 
     def start(*args: str, timeout: float = 20.0) -> str:
@@ -104,6 +107,8 @@ def serve(tmp_path: Path) -> Iterator[Callable[..., str]]:
         pytest.fail(f"gmtags {' '.join(args)} did not answer on {url}")
 
     yield start
+    for context in browser.contexts:
+        context.close()
     for process in started:
         process.terminate()
         try:
