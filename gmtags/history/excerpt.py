@@ -43,6 +43,12 @@ _TRAILING = " ,;:—–-([{\"'“‘"
 def narration(text: str) -> str:
     """The narration that starts `text`: its first `SCAN_CHARS` characters without
     reasoning, speaker prefix, tags, receipts, card lines or Markdown marks, one line."""
+    return _clean(_uncarded(text))
+
+
+def _uncarded(text: str) -> str:
+    """The start of `text` that `narration` reads, with what is not narration cut out (its
+    lines kept apart), Markdown marks and spacing not yet cleaned."""
     whole = without_reasoning(text)
     head = strip_speaker(whole[:SCAN_CHARS])
     if len(whole) > SCAN_CHARS:  # a tag cut short at the end is no narration either
@@ -56,7 +62,11 @@ def narration(text: str) -> str:
         pieces.append(head[at:start])
         at = max(at, end)
     pieces.append(head[at:])
-    return _SPACE.sub(" ", _MARKUP.sub("", "\n".join(pieces))).strip()
+    return "\n".join(pieces)
+
+
+def _clean(raw: str) -> str:
+    return _SPACE.sub(" ", _MARKUP.sub("", raw)).strip()
 
 
 def shorten(text: str, limit: int = EXCERPT_CHARS) -> str:
@@ -79,5 +89,21 @@ def shorten(text: str, limit: int = EXCERPT_CHARS) -> str:
 
 
 def excerpt(text: str, limit: int = EXCERPT_CHARS) -> str:
-    """A reply's first words as the pages name it: its narration, shortened."""
-    return shorten(narration(text), limit)
+    """A reply's first words as the pages name it: its narration, shortened.
+
+    Made as each reply is stored, so only as much is cleaned as the words need: the
+    cleaning is local (a mark, a run of spaces), so a start that cleans to well over
+    `limit` characters gives the same first `limit` as the whole (`shorten` reads no
+    further), and a longer start is cleaned only when it does not."""
+    raw = _uncarded(text)
+    window = 8 * limit
+    while window < len(raw):
+        start = _clean(raw[:window])
+        if len(start) > limit + _MARGIN:
+            return shorten(start, limit)
+        window *= 4
+    return shorten(_clean(raw), limit)
+
+
+_MARGIN = 8
+"""Characters at the end of a cleaned start that a mark or a space cut in two may change."""

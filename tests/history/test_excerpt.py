@@ -9,7 +9,14 @@ from hypothesis import strategies as st
 
 from gmtags import Snapshot, load_ruleset, process
 from gmtags.demo import demo_file
-from gmtags.history.excerpt import ELLIPSIS, EXCERPT_CHARS, SCAN_CHARS, excerpt, shorten
+from gmtags.history.excerpt import (
+    ELLIPSIS,
+    EXCERPT_CHARS,
+    SCAN_CHARS,
+    excerpt,
+    narration,
+    shorten,
+)
 from gmtags.server.demo_upstream import DEMO_REPLIES
 
 
@@ -80,6 +87,37 @@ class TestShorten:
         flags = "🇪🇸" * 20
         said = shorten(flags, 9)
         assert said.endswith(ELLIPSIS) and said[:-1] == "🇪🇸" * 4
+
+    @given(
+        st.lists(
+            st.sampled_from(
+                [
+                    " ",
+                    "  ",
+                    "\n",
+                    "\t",
+                    "word",
+                    "é",
+                    "**",
+                    "_",
+                    "`",
+                    "~~",
+                    "# ",
+                    "> ",
+                    "- ",
+                    "[",
+                    '[clock: name="A" tick="1"]',
+                    "\n🎲 **Ward** · 2d6 → 7\n",
+                    "x_y",
+                ]
+            ),
+            max_size=900,
+        ).map("".join)
+    )
+    def test_the_start_cleaned_is_the_whole_cleaned(self, text: str) -> None:
+        """Only the start a reply's words need is cleaned: the excerpt is the whole
+        narration's, shortened, whatever marks and spaces the cut falls in."""
+        assert excerpt(text) == shorten(narration(text))
 
     @given(st.text(max_size=400))
     def test_never_longer_than_the_limit(self, text: str) -> None:
