@@ -47,25 +47,30 @@ Decisions where the seed is silent (BUILDER.md §3 where it has one):
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Mapping, Sequence
-from types import MappingProxyType
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from gmtags.builder import abilities, coins, constraints, pools, profiles, quotas, ratings
 from gmtags.builder.card import read
+from gmtags.builder.controls import Control, Look
 from gmtags.builder.kinds import allocate, initialize, roll, rows, spend
 from gmtags.builder.scores import (
     Chosen,
 )
 from gmtags.builder.state import Entry, Picked, State
 from gmtags.builder.training import Slot, SlotResult, Tiers, Training, What
+from gmtags.ruleset.builder.priced import InitializeStep, RollStep, RowsStep, SpendStep
 from gmtags.ruleset.builder.steps import (
+    STEPS,
     AbilitiesStep,
+    AllocateStep,
     CatalogStep,
     ChoicesStep,
     FieldsStep,
     FromWithin,
     StartingGearStep,
+    StepBase,
     TrainedStep,
 )
 from gmtags.ruleset.catalogs import Catalog, CatalogEntry
@@ -103,7 +108,7 @@ class Walk(State):
         if hidden or (step.when is not None and not self.values().value(step.when) > 0):
             self.blank_entry(step.id, step.kind, shown=False)
             return
-        RUNS[step.kind](self, step)
+        KINDS[step.kind].run(self, step)
 
     # -- catalog steps ----------------------------------------------------------
 
@@ -572,23 +577,48 @@ def _choices(walk: Walk, step: ChoicesStep) -> None:
     walk.blank_entry(step.id, step.kind)
 
 
-RUNS: Mapping[str, Callable[[Walk, Any], None]] = MappingProxyType(
-    {
-        "catalog": Walk._catalog,
-        "fields": Walk._fields,
-        "abilities": abilities.abilities_step,
-        "trained": Walk._trained,
-        "startingGear": Walk._gear,
-        "choices": _choices,
-        "allocate": allocate.run,
-        "spend": spend.run,
-        "rows": rows.run,
-        "roll": roll.run,
-        "initialize": initialize.run,
-    }
-)
-"""What runs each step kind (004's eleven) at its turn in the walk, by its `kind`: one line
-per kind; work that needs every step done first goes in `State.finishers`."""
+@dataclass(frozen=True)
+class StepKind:
+    """One step kind, whole: the model a ruleset's step of this `kind` is read by (its own
+    shape rules in its `rules()`, its references to the sheet in its `check_refs`), what
+    runs it at its turn in the walk, and, when it has one, the view a player uses it by
+    (`gmtags.builder.controls`: the wizard and the page draw a kind with a view from it
+    alone). Work that needs every step done first goes in `State.finishers`."""
+
+    name: str
+    model: type[StepBase]
+    run: Callable[[Walk, Any], None]
+    view: Callable[[Look, Any], Sequence[Control]] | None = None
+
+
+KINDS: dict[str, StepKind] = {}
+"""Every step kind, by its `kind` (`register`)."""
+
+
+def register(kind: StepKind) -> None:
+    """Make `kind` a step kind: the ruleset model reads it and the builder runs and shows it
+    (one line per kind, below; a new kind is its own file and one such line)."""
+    KINDS[kind.name] = kind
+    STEPS[kind.name] = kind.model
+
+
+def unregister(name: str) -> None:
+    """Take back a kind `register` added (a test's own kind)."""
+    KINDS.pop(name, None)
+    STEPS.pop(name, None)
+
+
+register(StepKind("catalog", CatalogStep, Walk._catalog))
+register(StepKind("fields", FieldsStep, Walk._fields))
+register(StepKind("abilities", AbilitiesStep, abilities.abilities_step))
+register(StepKind("trained", TrainedStep, Walk._trained))
+register(StepKind("startingGear", StartingGearStep, Walk._gear))
+register(StepKind("choices", ChoicesStep, _choices))
+register(StepKind("allocate", AllocateStep, allocate.run))
+register(StepKind("spend", SpendStep, spend.run))
+register(StepKind("rows", RowsStep, rows.run))
+register(StepKind("roll", RollStep, roll.run, roll.view))
+register(StepKind("initialize", InitializeStep, initialize.run, initialize.view))
 
 
 def _choice_entries(result: SlotResult, count: int) -> list[Entry]:
@@ -609,12 +639,16 @@ def _choice_entries(result: SlotResult, count: int) -> list[Entry]:
 
 
 __all__ = [
+    "KINDS",
     "MAX_PICKS",
     "AbilitiesStep",
     "CatalogStep",
     "ChoicesStep",
     "FieldsStep",
     "StartingGearStep",
+    "StepKind",
     "TrainedStep",
     "Walk",
+    "register",
+    "unregister",
 ]

@@ -17,13 +17,12 @@ block, and the pools). Keys:
     n / b          next / back (they never block: a badge is a reminder)
     g <step>       go to a step (its id, label or place in the top line)
     N              pick or unpick numbered entry N (a kit, a method, a choice option;
-                   a field: prompt for it and the fields after it)
+                   a field: prompt for it and the fields after it; a [button]: press it,
+                   as an initialize step's [Set] or a roll step's [Roll … again])
     N <value>      a field's value (`-` clears it)
     i N            entry N's summary
     <ability> <n>  an abilities step's score (`int 15`)
-    set            an initialize step's Set (again: Set again)
     done           a described character's "Done: let picks change the sheet"
-    retry <roll>   a roll step's retry of a roll
     = <key> <json> any step's answer key, as JSON (`= dots {"ability/str": 2}`); `= <key>`
                    drops it: the honest editor for allocate, spend, rows and the rest
     u / r          undo / redo an answer
@@ -54,9 +53,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from gmtags.builder import wizard_view
 from gmtags.builder.answers import read_answers
 from gmtags.builder.build import build_character
+from gmtags.builder.controls import Control, change
 from gmtags.builder.dice import Dice
+from gmtags.builder.view import step_view
 from gmtags.errors import AnswersError
 from gmtags.jsonfile import dumps
 from gmtags.prompt.reminder import character_block
@@ -172,9 +174,7 @@ class Wizard:
             "?": lambda _: HELP,
             "h": lambda _: HELP,
             "i": self._info,
-            "set": lambda _: self._initialize(),
             "done": lambda _: self._done(),
-            "retry": self._retry,
             "=": self._edit_key,
         }
 
@@ -374,7 +374,14 @@ class Wizard:
             found += [Item("choice", v, slot["key"]) for v in values]
         return found
 
+    def view(self) -> list[Control] | None:
+        """The step's view, when its kind gives one (`gmtags.builder.wizard_view`)."""
+        return step_view(self.ruleset, self.model, self.result, self.step_id)
+
     def body(self) -> list[str]:
+        controls = self.view()
+        if controls is not None:
+            return wizard_view.lines(controls, self.answers) or ["  (nothing to choose here)"]
         step = self.model.steps[self.at]
         entry = self.entry()
         lines: list[str] = []
@@ -388,7 +395,7 @@ class Wizard:
             lines[len(entry.get("offered", [])) : len(entry.get("offered", []))] = (
                 self._score_table(step)
             )
-        elif step.kind in ("allocate", "spend", "rows", "roll", "initialize"):
+        elif step.kind in ("allocate", "spend", "rows"):
             lines += self._other_body(step.kind, entry)
         elif not lines:
             lines.append("  (nothing to choose here for this character)")
@@ -492,15 +499,8 @@ class Wizard:
     def _other_body(self, kind: str, entry: dict[str, Any]) -> list[str]:
         answer = self.answers.get("steps", {}).get(self.step_id, {})
         lines = [f"  answer: {json.dumps(answer, ensure_ascii=False)}"]
-        for roll_key, roll in (entry.get("rolls") or {}).items():
-            faces = roll.get("faces") or [t.get("faces") for t in roll.get("tries") or ()]
-            lines.append(f"  {roll_key}: {roll.get('result')} (faces {faces})")
-        for write in entry.get("writes") or ():
-            now = write.get("set", write.get("now"))
-            now = "-" if now is None else now
-            lines.append(f"  {write['field']}: now {now}, Set writes {write.get('value')}")
         for key in ("offered", "active"):
-            if entry.get(key) and kind not in ("roll", "initialize"):
+            if entry.get(key):
                 lines.append(f"  {key}: {', '.join(map(str, entry[key]))}")
         lines.append(f"  edit: {self._hint(kind, entry)}")
         return lines
@@ -522,15 +522,14 @@ class Wizard:
             columns = getattr(step, "required", None) or getattr(step, "columns", None)
             cells = ", ".join(f'"{c}": ...' for c in (columns or ["<column>"])[:3])
             return f"= rows [{{{cells}}}]   (the whole list of rows)"
-        if kind == "roll":
-            return "retry <roll>" if getattr(step, "retry", None) else "(rolls made are kept)"
-        if kind == "initialize":
-            return "set   (again: Set again)"
         return "= <key> <json>"
 
     # -- the step's own editing -------------------------------------------------
 
     def _number(self, number: int, rest: str) -> str:
+        controls = self.view()
+        if controls is not None:
+            return self._use(wizard_view.numbered(controls), number, rest)
         items = self.items()
         if not 1 <= number <= len(items):
             span = f"1-{len(items)}" if items else "none here"
@@ -543,6 +542,17 @@ class Wizard:
             self.asking = fields[fields.index(item.value) :]
             return "enter a value; empty keeps it, - clears it"
         return self._toggle(item)
+
+    def _use(self, uses: list[wizard_view.Use], number: int, rest: str) -> str:
+        """Number `number` of a step drawn from its view (`gmtags.builder.wizard_view`)."""
+        if not 1 <= number <= len(uses):
+            span = f"1-{len(uses)}" if uses else "none here"
+            return f"no entry {number} here ({span}); nothing changed"
+        control = uses[number - 1][0]
+        taken, value, note = wizard_view.value_of(uses[number - 1], rest)
+        if not taken:
+            return note
+        return self._change(lambda answers: change(answers, control, value), note)
 
     def _toggle(self, item: Item) -> str:
         step = self.model.steps[self.at]
@@ -657,30 +667,6 @@ class Wizard:
         item = items[int(rest) - 1]
         label = self.label(item)
         return f"{label}: {self._summary(item) or '(no summary)'}"
-
-    def _initialize(self) -> str:
-        if self.model.steps[self.at].kind != "initialize":
-            return "set: only on an initialize step"
-
-        def edit(answers: dict[str, Any]) -> None:
-            answer = self._step_answer(answers)
-            answer["set"] = int(answer.get("set", 0)) + 1
-
-        return self._change(edit, "Set")
-
-    def _retry(self, key: str) -> str:
-        entry, step = self.entry(), self.model.steps[self.at]
-        if step.kind != "roll" or key not in (entry.get("rolls") or {}):
-            return f"retry: no roll {key!r} on this step"
-        if not getattr(step, "retry", None):
-            return f"retry: {step.id} offers no retry (a roll made is kept)"
-
-        def edit(answers: dict[str, Any]) -> None:
-            rolls = self._step_answer(answers).setdefault("rolls", {})
-            attempt = int(rolls.get(key, {}).get("attempt", 0))
-            rolls[key] = {"attempt": attempt + 1}
-
-        return self._change(edit, f"retried {key}")
 
     def _edit_key(self, rest: str) -> str:
         words = rest.split(maxsplit=1)

@@ -23,7 +23,7 @@ HALF_ELF_WIZARD = [
     *["5", "g class", "4", "n", "3", "n", "1 1", "2 Neutral Good", "n"],
     *["str 8", "dex 14", "con 13", "int 15", "wis 12", "cha 10", "6", "7", "n"],
     *["10", "15", "18", "17", "n", "2", "21", "23", "n", "1", "3", "2", "n", "n", "4"],
-    *["g start", "set"],
+    *["g start", "1"],
 ]
 """The lines that build the fixture's half-elf wizard (seed 2026), as a player types them."""
 
@@ -306,27 +306,40 @@ class TestOtherKinds:
         assert [i.value for i in w.items()] == ["fighter-kit", "wizard-kit"]
 
     def test_initialize_set(self) -> None:
-        """An initialize step shows what Set writes; `set` writes it."""
+        """An initialize step shows what Set writes; its numbered [Set] writes it, then
+        offers [Set again] (the step's view, `gmtags.builder.kinds.initialize.view`)."""
         w = wizard()
         text = w.feed("g start")
-        assert "  hp_max: now -, Set writes 7" in text and "  edit: set   (again" in text
-        w.feed("set")
+        assert "  Hit point maximum: now —, Set writes 7" in text and "   1. [Set]" in text
+        assert w.feed("1").startswith("Set\n")
         assert w.answers["steps"]["start"] == {"set": 1} and w.entry()["pending"] == 0
         assert w.result.card["fields"]["hp_max"] == 7
-        assert wizard().feed("set") == "set: only on an initialize step"
+        assert "   1. [Set again]" in w.screen()
+        w.feed("1")
+        assert w.answers["steps"]["start"] == {"set": 2}
 
     def test_a_roll_is_kept_without_retry(self) -> None:
-        """A roll is shown with its faces and kept: a step without retry refuses one (the
-        wealth roll, shown once the player rolls starting wealth instead of taking a kit)."""
+        """A roll is shown with its faces and kept: a step without retry offers no button
+        (the wealth roll, shown once the player rolls starting wealth instead of a kit)."""
         w = wizard()
         feed(w, "g outfit", "1 wealth")
         text = w.feed("g wealth")
-        assert "  starting_gold: 140 (faces [2, 4, 1, 3, 4])" in text
-        assert "  edit: (rolls made are kept)" in text
-        assert w.feed("retry starting_gold") == (
-            "retry: wealth offers no retry (a roll made is kept)"
-        )
-        assert w.feed("retry luck") == "retry: no roll 'luck' on this step"
+        assert "  Starting gold (gp): 140 (rolled 2 4 1 3 4)" in text
+        assert "[Roll" not in text
+        assert w.feed("1") == "no entry 1 here (none here); nothing changed"
+
+    def test_a_retry_rolls_again(self) -> None:
+        """A step with `retry` offers [Roll … again] under each roll: pressing it raises the
+        roll's attempt, a new roll from the seed (the CoC sample's potential)."""
+        coc = load_ruleset(FIXTURES / "rulesets" / "builder" / "coc-builder.json")
+        w = Wizard(coc, seed=11)
+        text = w.feed("g potential")
+        assert "   1. [Roll Potential again]" in text
+        w.feed("1")
+        assert w.answers["steps"]["potential"]["rolls"]["potential"]["attempt"] == 1
+        assert "   1. [Roll Potential again]" in w.screen()
+        w.feed("1")
+        assert w.answers["steps"]["potential"]["rolls"]["potential"]["attempt"] == 2
 
     def test_any_answer_key_as_json(self) -> None:
         """`= key json` edits a step's answer key; `= key` drops it."""

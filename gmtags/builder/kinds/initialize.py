@@ -42,6 +42,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from gmtags.builder.controls import Control, Fact, Look, Press
 from gmtags.ruleset.builder.priced import InitializeStep, Write
 from gmtags.ruleset.refs import RulesetValueRef
 from gmtags.sheet.values import read_value
@@ -67,6 +68,19 @@ def run(state: State, step: InitializeStep) -> None:
         state.finishers.append(finish)
 
     state.finishers.append(after_the_others)
+
+
+def view(look: Look, step: InitializeStep) -> list[Control]:
+    """Each field as it is and what Set writes, then Set (Set again once set)."""
+    controls: list[Control] = []
+    for write in look.entry.get("writes") or ():
+        now = write.get("set", write.get("now"))
+        now = "—" if now in (None, "") else now
+        controls.append(Fact(look.label(write["field"]), f"now {now}, Set writes {write['value']}"))
+    count = look.answer(step.id).get("set") or 0
+    label = "Set again" if count else "Set"
+    controls.append(Press(label, ("steps", step.id, "set"), count + 1))
+    return controls
 
 
 def last_set(state: State, step_id: str) -> tuple[int, dict[str, Any]] | None:

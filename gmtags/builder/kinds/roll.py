@@ -42,6 +42,7 @@ from typing import TYPE_CHECKING, Any
 
 from gmtags.builder import dice as creation
 from gmtags.builder.answers import RecordedRoll
+from gmtags.builder.controls import Control, Fact, Look, Press
 from gmtags.ruleset.builder.priced import Roll as RollModel
 from gmtags.ruleset.builder.priced import RollStep
 from gmtags.sheet.values import read_value
@@ -72,6 +73,29 @@ def run(state: State, step: RollStep) -> None:
 
     if later:
         state.finishers.append(finish)
+
+
+def view(look: Look, step: RollStep) -> list[Control]:
+    """Each roll's result and the faces it kept; with `retry`, a button to roll it again."""
+    made = look.entry.get("rolls") or {}
+    recorded = look.answer(step.id).get("rolls") or {}
+    controls: list[Control] = []
+    for roll in step.rolls:
+        key = _key(roll)
+        shown = made.get(key) or {}
+        faces = shown.get("faces") or " / ".join(
+            " ".join(map(str, t.get("faces", ()))) for t in shown.get("tries") or ()
+        )
+        if isinstance(faces, list):
+            faces = " ".join(map(str, faces))
+        result = "—" if shown.get("result") is None else str(shown["result"])
+        controls.append(Fact(look.label(key), result + (f" (rolled {faces})" if faces else "")))
+        if step.retry:
+            attempt = (recorded.get(key) or {}).get("attempt", 0)
+            path = ("steps", step.id, "rolls", key)
+            label = f"Roll {look.label(key)} again"
+            controls.append(Press(label, path, {"attempt": attempt + 1}))
+    return controls
 
 
 def _key(roll: RollModel) -> str:

@@ -198,3 +198,8 @@ class StepBase(Checked):
     label: Label
     when: RulesetValueRef | None = None
     required_when: RulesetValueRef | None = Field(default=None, alias="requiredWhen")
+
+    def check_refs(self, check: Any, at: str) -> None:
+        """A step kind's references to the rest of the ruleset, added to `check` (a
+        `gmtags.ruleset.validate.builder_refs.BuilderCheck`) at the step's path `at`: what a
+        kind registered by the builder brings; the kinds above are checked there."""

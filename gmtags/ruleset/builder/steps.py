@@ -9,9 +9,14 @@ fields step: 004 allows it on catalog and initialize steps only).
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import Field
+from pydantic import (
+    Field,
+    SerializationInfo,
+    SerializerFunctionWrapHandler,
+    WrapSerializer,
+)
 
 from gmtags.ruleset.base import RulesetModel, SheetId
 from gmtags.ruleset.builder.common import (
@@ -554,5 +559,17 @@ AnyStep = (
     | InitializeStep
     | RollStep
 )
-Step = Annotated[AnyStep, tagged("kind", STEPS)]
-"""A step, read by the model its `kind` names."""
+_OWN = frozenset(STEPS.values())
+
+
+def _dumped(step: StepBase, handler: SerializerFunctionWrapHandler, info: SerializationInfo) -> Any:
+    """A step as JSON: a kind added to `STEPS` later (`gmtags.builder.steps.register`) is
+    dumped by its own model, with the options of the dump it is part of."""
+    if type(step) in _OWN:
+        return handler(step)
+    return step.model_dump(mode=info.mode, by_alias=info.by_alias, exclude_none=info.exclude_none)
+
+
+Step = Annotated[AnyStep, tagged("kind", STEPS), WrapSerializer(_dumped)]
+"""A step, read by the model its `kind` names (`STEPS`: the kinds below, and any kind the
+builder registers)."""

@@ -42,14 +42,14 @@ def tagged(tag: str, models: Mapping[str, type[RulesetModel]]) -> WrapValidator:
     reported at its plain JSON path (`sheet.fields.3.max`, not
     `sheet.fields.3.number.max`), and an unknown tag at `….type`.
     """
-    names = ", ".join(models)
 
     def validate(value: Any, _handler: ValidatorFunctionWrapHandler) -> Any:
         if not isinstance(value, dict):
             raise PydanticCustomError("object_type", "must be an object")
         name = value.get(tag)
         model = models.get(name) if isinstance(name, str) else None
-        if model is None:
+        if model is None:  # the names as they are now: `models` may be added to
+            names = ", ".join(models)
             raise _error((tag,), "unknown_tag", f"{tag} must be one of {names}", value)
         return model.model_validate(value)
 

@@ -181,7 +181,11 @@ def check_steps(check: BuilderCheck) -> list[Problem]:
         at = check.at(place)
         check.ref(step.when, f"{at}.when", "a step's when")
         check.ref(step.required_when, f"{at}.requiredWhen", "a step's requiredWhen")
-        _STEPS[type(step)](check, at, step)
+        own = _STEPS.get(type(step))
+        if own is not None:
+            own(check, at, step)
+        else:  # a kind the builder registered checks its own references
+            step.check_refs(check, at)
     _rating_tiers(check)
     _single_offers(check)
     for place, pool in enumerate(builder.pools):

@@ -43,6 +43,7 @@ from starlette.responses import HTMLResponse, Response
 from starlette.routing import BaseRoute, Route
 
 from gmtags.builder.build import BuildResult, build_character
+from gmtags.builder.view import views
 from gmtags.errors import AnswersError, Problem, RulesetError, SnapshotError
 from gmtags.ruleset.model import Ruleset
 from gmtags.server.bodies import BodyError, read_json_body
@@ -177,7 +178,10 @@ def routes(config: ServerConfig, book: ChatBook) -> list[BaseRoute]:
             res = await run_in_threadpool(build, ruleset, answers, card, party, members)
         except BadRequest as bad:
             return bad.response()
-        return json_response(dataclasses.asdict(res))
+        body = dataclasses.asdict(res)
+        if data.get("view") is True:  # the page's own: the steps it draws from their views
+            body["view"] = views(ruleset, res, party)
+        return json_response(body)
 
     async def save_endpoint(request: Request) -> Response:
         try:

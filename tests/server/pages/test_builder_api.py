@@ -107,6 +107,24 @@ class TestBuild:
         assert steps["scores"]["reasons"] == ["2 points over budget (29 spent of 27)"]
         assert steps["wealth"]["required"] is False and steps["scores"]["required"] is True
 
+    def test_the_page_asks_for_the_views_of_the_steps_it_draws_from_them(
+        self, five_e: TestClient
+    ) -> None:
+        """With `"view": true` (the page's own) the build also gives, by step, the controls
+        of each step whose kind has a view; without it the answer is the §10 result alone."""
+        body = five_e.post(BUILD, json={"answers": WIZARD, "view": True}).json()
+        assert set(body["view"]) == {"wealth", "start"}  # the roll and initialize steps
+        start = body["view"]["start"]
+        assert start[0] == {
+            "type": "fact",
+            "label": "Hit point maximum",
+            "value": "now 8, Set writes 8",
+        }
+        assert start[-1] == {
+            "type": "press", "label": "Set again", "path": ["steps", "start", "set"], "value": 2
+        }  # fmt: skip
+        assert "view" not in five_e.post(BUILD, json={"answers": WIZARD}).json()
+
     def test_bad_answers_are_400_with_their_paths(self, five_e: TestClient) -> None:
         """Answers of the wrong shape: 400 listing every problem at its place in the body."""
         reply = five_e.post(BUILD, json={"answers": {"v": 2, "steps": {"race": {"pick": []}}}})

@@ -459,40 +459,10 @@
       return wrap;
     }
 
-    function rollView(step, entry) {
-      const made = entry.rolls || {};
-      return el("ul", { class: "gb-targets", role: "list" }, step.rolls.map((roll) => {
-        const key = roll.field || roll.ability;
-        const shown = made[key];
-        const faces = shown ? shown.faces || (shown.tries || []).map((t) => t.faces.join(" ")).join(" / ") : null;
-        const label = roll.field ? (fields[key] || {}).label || key : (abilities[key] || {}).label || key;
-        return el("li", { "data-roll": key }, el("span", { class: "gb-target" }, label), " ",
-          el("strong", {}, shown ? String(shown.result) : "—"),
-          faces ? el("span", { class: "gb-faces" }, " (rolled " + (Array.isArray(faces) ? faces.join(" ") : faces) + ")") : null, " ",
-          step.retry ? el("button", { type: "button", id: "gb-retry-" + slug(key), onclick: () => change((doc) => {
-            const a = stepAnswer(doc, step.id);
-            a.rolls = a.rolls || {};
-            a.rolls[key] = { attempt: ((a.rolls[key] || {}).attempt || 0) + 1 };
-          }) }, "Roll again") : null);
-      }));
-    }
-
-    function initializeView(step, entry) {
-      const count = current(step.id).set || 0;
-      const wrap = el("div", {});
-      wrap.append(el("ul", { class: "gb-targets", role: "list" }, (entry.writes || []).map((w) => el("li", {},
-        el("span", { class: "gb-target" }, (fields[w.field] || {}).label || w.field), " ",
-        "now " + (w.set !== undefined ? w.set : w.now === null || w.now === undefined ? "—" : w.now) + ", Set writes " + w.value))));
-      wrap.append(el("button", { type: "button", id: "gb-set-" + slug(step.id),
-        onclick: () => change((doc) => { const a = stepAnswer(doc, step.id); a.set = (a.set || 0) + 1; }) },
-      count ? "Set again" : "Set"));
-      return wrap;
-    }
-
     const BODIES = {
       catalog: catalogView, fields: fieldsView, abilities: abilitiesView, trained: trainedView,
       startingGear: gearView, choices: choicesView, allocate: allocateView, spend: spendView,
-      rows: rowsView, roll: rollView, initialize: initializeView,
+      rows: rowsView,
     };
 
     return { bodies: BODIES, slotView, loneMethod };

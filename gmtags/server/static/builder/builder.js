@@ -204,7 +204,7 @@
 
   async function runBuild() {
     const mine = version;
-    const body = { answers, card, party: data.party };
+    const body = { answers, card, party: data.party, view: true };
     if (data.chat) body.chat = data.chat;
     let reply;
     let out;
@@ -397,8 +397,10 @@
     // A lone method not yet chosen says so in its own words, beside its controls.
     const reasons = (entry && !KINDS.loneMethod(step, entry) && entry.reasons) || [];
     if (reasons.length) body.append(el("ul", { class: "gb-reasons", "aria-label": optional ? "What this step notes" : "Why this step waits" }, reasons.map((r) => el("li", {}, r))));
+    const controls = res.view && Object.prototype.hasOwnProperty.call(res.view, step.id) ? res.view[step.id] : null;
     const render = KINDS.bodies[step.kind];
-    if (render) body.append(render(step, entry || {}));
+    if (controls) body.append(drawView(step, controls));
+    else if (render) body.append(render(step, entry || {}));
     else body.append(el("p", {}, "This step kind has no editor here: use All fields."));
     const slots = (entry && entry.choices) || [];
     slots.forEach((slot) => body.append(KINDS.slotView(step, slot)));
@@ -718,6 +720,8 @@
     sheet, fields, abilities, lists, catalogs, METHODS, steps,
     res: () => res, answers: () => answers,
   });
+
+  const drawView = window.gmtagsBuilderView({ el, slug, change, answers: () => answers });
 
   // -- wiring ------------------------------------------------------------------------------
 
