@@ -25,8 +25,9 @@ from typing import Any, Literal
 
 from gmtags.ruleset.model import Ruleset
 
-Path = tuple[str, ...]
-"""Keys from the answers document's root: `("steps", "oath", "picks")`."""
+Path = tuple[str | int, ...]
+"""Keys from the answers document's root: `("steps", "oath", "picks")`; a number is a
+list's index (`("steps", "hp", "rows", 1, "roll")`)."""
 
 
 @dataclass(frozen=True)
@@ -40,6 +41,8 @@ class Option:
     reason: str = ""
     """Why a chosen value is kept but not counted, or why an option is not open now."""
     disabled: bool = False
+    details: tuple[str, ...] = ()
+    """Lines listed under the option (a kit's items)."""
 
 
 @dataclass(frozen=True)
@@ -49,6 +52,14 @@ class Choose:
     options: tuple[Option, ...]
     single: bool = True
     clearable: bool = False
+    most: int | None = None
+    """How many may be chosen at once (options past it wait until one is unpicked)."""
+    name: str = ""
+    """The options' element ids on the page: `gb-<name>-<value>`."""
+    empty: str = ""
+    """What the step says when there is nothing to choose."""
+    about: str = ""
+    """What is chosen, when the label only asks ("Choose one" a race): the group's name."""
     type: Literal["choose"] = "choose"
 
 
@@ -56,9 +67,12 @@ class Choose:
 class Number:
     label: str
     path: Path
-    value: int | None = None
-    low: int | None = None
-    high: int | None = None
+    value: int | float | None = None
+    low: int | float | None = None
+    high: int | float | None = None
+    name: str = ""
+    whole: bool = True
+    """Only whole numbers (else any number)."""
     type: Literal["number"] = "number"
 
 
@@ -67,7 +81,71 @@ class Text:
     label: str
     path: Path
     value: str = ""
+    name: str = ""
+    long: bool = False
+    """Several lines (a textarea)."""
+    most: int | None = None
+    """The longest text taken."""
     type: Literal["text"] = "text"
+
+
+@dataclass(frozen=True)
+class Pick:
+    """One of a list of values (a select): `choices` as (value, label); "—" leaves it out."""
+
+    label: str
+    path: Path
+    choices: tuple[tuple[Any, str], ...]
+    value: Any = None
+    name: str = ""
+    type: Literal["pick"] = "pick"
+
+
+@dataclass(frozen=True)
+class Flag:
+    """Yes or no (a checkbox)."""
+
+    label: str
+    path: Path
+    value: bool | None = None
+    name: str = ""
+    type: Literal["flag"] = "flag"
+
+
+@dataclass(frozen=True)
+class Count:
+    """A count raised or lowered by one (− and + buttons; 0 leaves it out), beside what it
+    gives (`shown`): dots placed, purchases made."""
+
+    label: str
+    path: Path
+    count: int
+    lower: bool = True
+    higher: bool = True
+    shown: str = ""
+    name: str = ""
+    type: Literal["count"] = "count"
+
+
+@dataclass(frozen=True)
+class Note:
+    """A line that says something about the step (a limit, why nothing is offered)."""
+
+    text: str
+    tone: Literal["", "points", "over", "warn"] = ""
+    pool: str = ""
+    """The creation pool the line tells of (the page marks it `data-pool`)."""
+    type: Literal["note"] = "note"
+
+
+@dataclass(frozen=True)
+class Group:
+    """Controls under a heading (an entry choice, a group of targets)."""
+
+    label: str
+    controls: tuple[Control, ...]
+    mark: str = ""
+    type: Literal["group"] = "group"
 
 
 @dataclass(frozen=True)
@@ -75,7 +153,11 @@ class Press:
     label: str
     path: Path
     value: Any
-    """The JSON the press puts at `path`."""
+    """The JSON the press puts at `path`; with `op` "append" added to the list there, with
+    "remove" the list's item at that index taken out."""
+    op: Literal["put", "append", "remove"] = "put"
+    disabled: bool = False
+    name: str = ""
     type: Literal["press"] = "press"
 
 
@@ -86,31 +168,57 @@ class Fact:
     type: Literal["fact"] = "fact"
 
 
-Control = Choose | Number | Text | Press | Fact
+Control = Choose | Number | Text | Pick | Flag | Count | Press | Fact | Note | Group
 
 
 @dataclass(frozen=True)
 class Look:
-    """What a step kind's view reads: the ruleset, the built result's answers and card, and
-    the step's own result entry."""
+    """What a step kind's view reads: the ruleset and its builder, the built result (its
+    answers, card, pools and ledger), and the step's own result entry."""
 
     ruleset: Ruleset
     answers: Mapping[str, Any]
     card: Mapping[str, Any]
     entry: Mapping[str, Any] = field(default_factory=dict)
+    pools: Mapping[str, Mapping[str, int]] = field(default_factory=dict)
+    ledger: Sequence[Mapping[str, Any]] = ()
+    steps: Sequence[Any] = ()
+    """The builder's steps (a slot names the step it comes from)."""
 
     def answer(self, step_id: str) -> Mapping[str, Any]:
         steps = self.answers.get("steps")
         found = steps.get(step_id) if isinstance(steps, Mapping) else None
         return found if isinstance(found, Mapping) else {}
 
-    def label(self, name: str) -> str:
-        """A sheet field's or ability's label, else `name`."""
+    def label(self, name: str, catalog: str | None = None) -> str:
+        """How the player knows an id: an entry of `catalog`, a sheet skill, save, ability or
+        field, else an entry of any catalog, else the id itself."""
+        catalogs = self.ruleset.catalog_models
+        for entry in next((c.entries or () for c in catalogs if c.id == catalog), ()):
+            if entry.id == name:
+                return entry.label
         sheet = self.ruleset.sheet
-        for thing in (*sheet.fields, *sheet.abilities):
+        for thing in (*sheet.skills, *sheet.saves, *sheet.abilities, *sheet.fields):
             if thing.id == name:
                 return getattr(thing, "label", None) or name
+        for each in catalogs:
+            for entry in each.entries or ():
+                if entry.id == name:
+                    return entry.label
         return name
+
+    def ref_label(self, ref: str) -> str:
+        """An item reference's label (`<catalog>/<entry>`)."""
+        catalog, _, name = ref.partition("/")
+        return self.label(name, catalog) if name else ref
+
+    def summary(self, name: str, catalog: str | None) -> str:
+        for each in self.ruleset.catalog_models:
+            if each.id == catalog:
+                for entry in each.entries or ():
+                    if entry.id == name:
+                        return entry.summary or ""
+        return ""
 
     def field_now(self, name: str) -> Any:
         fields = self.card.get("fields")
@@ -124,32 +232,64 @@ class Look:
             if isinstance(i, Mapping)
         }
 
+    def pool_line(self, pool_id: str | None) -> list[Control]:
+        """A creation pool as it stands: spent, budget, credit, what is left."""
+        pool = self.pools.get(pool_id) if pool_id is not None else None
+        if pool is None:
+            return []
+        credit = f" (+{pool['credit']} credit)" if pool.get("credit") else ""
+        text = f"{pool['spent']} of {pool['budget']} spent{credit}, {pool['remaining']} left"
+        tone: Literal["points", "over"] = "over" if pool["remaining"] < 0 else "points"
+        return [Note(text, tone, pool=str(pool_id))]
 
-def at(document: Mapping[str, Any], path: Path) -> Any:
+
+def at(document: Any, path: Path) -> Any:
     """The value at `path` in an answers document (None when absent)."""
     here: Any = document
     for key in path:
-        if not isinstance(here, Mapping):
+        if isinstance(key, int) and isinstance(here, list) and 0 <= key < len(here):
+            here = here[key]
+        elif isinstance(key, str) and isinstance(here, Mapping):
+            here = here.get(key)
+        else:
             return None
-        here = here.get(key)
     return here
+
+
+def _holder(document: dict[str, Any], parents: Sequence[str | int]) -> Any:
+    """The object at `parents`, objects made on the way; None when a list or an index on
+    the way is not there."""
+    holder: Any = document
+    for place, key in enumerate(parents):
+        if isinstance(key, int):
+            if not isinstance(holder, list) or not 0 <= key < len(holder):
+                return None
+            holder = holder[key]
+            continue
+        if not isinstance(holder, dict):
+            return None
+        inner = holder.get(key)
+        if place + 1 < len(parents) and isinstance(parents[place + 1], int):
+            if not isinstance(inner, list):
+                return None
+        elif not isinstance(inner, dict):
+            inner = holder[key] = {}
+        holder = inner
+    return holder
 
 
 def change(document: dict[str, Any], control: Control, value: Any) -> None:
     """Apply `control` used with `value` to the answers `document` in place (module doc):
-    a `Choose` takes the option's value, a `Number` or `Text` the typed one (None drops the
-    key), a `Press` its own."""
-    if isinstance(control, Fact):
+    a `Choose` takes the option's value, a `Count` the step (+1 or -1), a `Press` its own,
+    the others the value given (None drops the key)."""
+    if isinstance(control, Fact | Note | Group):
         return
     *parents, last = control.path
-    holder = document
-    for key in parents:
-        inner = holder.get(key)
-        if not isinstance(inner, dict):
-            inner = holder[key] = {}
-        holder = inner
+    holder = _holder(document, parents)
+    if not isinstance(holder, dict) or not isinstance(last, str):
+        return
+    had = holder.get(last)
     if isinstance(control, Choose):
-        had = holder.get(last)
         chosen = [v for v in had if isinstance(v, str)] if isinstance(had, list) else []
         if value is None:
             chosen = []
@@ -161,7 +301,17 @@ def change(document: dict[str, Any], control: Control, value: Any) -> None:
             chosen.append(value)
         holder[last] = chosen
         return
-    new = control.value if isinstance(control, Press) else value
+    if isinstance(control, Count):
+        now = had if isinstance(had, int) and not isinstance(had, bool) else 0
+        new: Any = now + (value if isinstance(value, int) else 0) or None
+    elif isinstance(control, Press) and control.op == "append":
+        new = [*(had if isinstance(had, list) else []), control.value]
+    elif isinstance(control, Press) and control.op == "remove":
+        new = list(had) if isinstance(had, list) else []
+        if isinstance(control.value, int) and 0 <= control.value < len(new):
+            del new[control.value]
+    else:
+        new = control.value if isinstance(control, Press) else value
     if new is None:
         holder.pop(last, None)
     else:
@@ -176,11 +326,16 @@ def as_json(controls: Sequence[Control]) -> list[dict[str, Any]]:
 __all__ = [
     "Choose",
     "Control",
+    "Count",
     "Fact",
+    "Flag",
+    "Group",
     "Look",
+    "Note",
     "Number",
     "Option",
     "Path",
+    "Pick",
     "Press",
     "Text",
     "as_json",

@@ -54,7 +54,18 @@ from typing import Any
 from gmtags.builder import abilities, coins, constraints, pools, profiles, quotas, ratings
 from gmtags.builder.card import read
 from gmtags.builder.controls import Control, Look
-from gmtags.builder.kinds import allocate, initialize, roll, rows, spend
+from gmtags.builder.kinds import (
+    allocate,
+    catalog,
+    choices,
+    fields,
+    gear,
+    initialize,
+    roll,
+    rows,
+    spend,
+    trained,
+)
 from gmtags.builder.scores import (
     Chosen,
 )
@@ -608,12 +619,12 @@ def unregister(name: str) -> None:
     STEPS.pop(name, None)
 
 
-register(StepKind("catalog", CatalogStep, Walk._catalog))
-register(StepKind("fields", FieldsStep, Walk._fields))
+register(StepKind("catalog", CatalogStep, Walk._catalog, catalog.view))
+register(StepKind("fields", FieldsStep, Walk._fields, fields.view))
 register(StepKind("abilities", AbilitiesStep, abilities.abilities_step))
-register(StepKind("trained", TrainedStep, Walk._trained))
-register(StepKind("startingGear", StartingGearStep, Walk._gear))
-register(StepKind("choices", ChoicesStep, _choices))
+register(StepKind("trained", TrainedStep, Walk._trained, trained.view))
+register(StepKind("startingGear", StartingGearStep, Walk._gear, gear.view))
+register(StepKind("choices", ChoicesStep, _choices, choices.view))
 register(StepKind("allocate", AllocateStep, allocate.run))
 register(StepKind("spend", SpendStep, spend.run))
 register(StepKind("rows", RowsStep, rows.run))

@@ -1,5 +1,6 @@
 """The views of a build: for each step whose kind gives one (`StepKind.view`), the controls
-a player uses it by (`gmtags.builder.controls`), made once from a finished build.
+a player uses it by (`gmtags.builder.controls`), made once from a finished build, followed by
+the entry choices the step shows (one `Choose` per slot, whatever the kind).
 
 The builder page asks for them with its build (`"view": true`) and draws those steps from
 them alone; the terminal wizard prints the same views (`gmtags.builder.wizard_view`).
@@ -7,14 +8,18 @@ them alone; the terminal wizard prints the same views (`gmtags.builder.wizard_vi
 
 from __future__ import annotations
 
+import re
+from collections.abc import Mapping
 from typing import Any
 
 from gmtags.builder.build import BuildResult
-from gmtags.builder.controls import Control, Look, as_json
+from gmtags.builder.controls import Choose, Control, Look, Option, as_json
 from gmtags.builder.party import party_of, party_view
 from gmtags.builder.steps import KINDS
 from gmtags.ruleset.builder import Builder
 from gmtags.ruleset.model import Ruleset
+
+_NUMBERED = re.compile(r"choose\.\d+")
 
 
 def step_view(
@@ -26,8 +31,56 @@ def step_view(
     if step is None or kind is None or kind.view is None:
         return None
     entry = next((e for e in result.steps if e["id"] == step_id), {})
-    look = Look(ruleset, result.answers, result.card, entry)
-    return list(kind.view(look, step))
+    look = Look(
+        ruleset, result.answers, result.card, entry, result.pools, result.ledger, builder.steps
+    )
+    controls = list(kind.view(look, step))
+    catalog = getattr(step, "catalog", None) if step.kind == "choices" else None
+    controls += [slot_control(look, slot, catalog) for slot in entry.get("choices") or ()]
+    return controls
+
+
+def slot_control(look: Look, slot: Mapping[str, Any], catalog: str | None) -> Choose:
+    """An entry choice the step shows: its options, what is chosen, why any is not counted."""
+    key = str(slot["key"])
+    chosen = (look.answers.get("choices") or {}).get(key) or []
+    values = [*slot["offered"], *(v for v in chosen if v not in slot["offered"])]
+    reasons = {str(i["answer"]): str(i["reason"]) for i in slot.get("inactive") or ()}
+    options = tuple(
+        Option(
+            str(v),
+            look.label(str(v), catalog),
+            chosen=v in chosen,
+            reason=reasons.get(str(v), ""),
+        )
+        for v in values
+    )
+    count = int(slot["count"])
+    title = _slot_title(look, key, count) + (
+        f" ({slot['pending']} to go)" if slot.get("pending") else ""
+    )
+    return Choose(
+        title,
+        ("choices", key),
+        options,
+        single=count == 1,
+        most=None if count == 1 else count,
+        name=f"choice-{key}",
+    )
+
+
+def _slot_title(look: Look, key: str, count: int) -> str:
+    """Where a slot comes from, as the player knows it: the step, the entry, the choice."""
+    parts = key.split("/")
+    source = next((s for s in look.steps if s.id == parts[0]), None)
+    title = source.label if source is not None else parts[0]
+    if len(parts) >= 3 and parts[1] != "replacement":
+        title += " · " + look.label(parts[1], getattr(source, "catalog", None))
+    elif len(parts) > 1 and parts[1] and not _NUMBERED.fullmatch(parts[1]):
+        title += " · " + parts[1].replace("_", " ")
+    if key.endswith("/replacement"):
+        title += " (replacement)"
+    return f"{title}: choose {count}"
 
 
 def views(
@@ -48,4 +101,4 @@ def views(
     return found
 
 
-__all__ = ["step_view", "views"]
+__all__ = ["slot_control", "step_view", "views"]

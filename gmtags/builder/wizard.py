@@ -56,14 +56,14 @@ from typing import Any
 from gmtags.builder import wizard_view
 from gmtags.builder.answers import read_answers
 from gmtags.builder.build import build_character
-from gmtags.builder.controls import Control, change
+from gmtags.builder.controls import Choose, Control, Flag, Number, Pick, Text, change
 from gmtags.builder.dice import Dice
 from gmtags.builder.view import step_view
 from gmtags.errors import AnswersError
 from gmtags.jsonfile import dumps
 from gmtags.prompt.reminder import character_block
 from gmtags.prompt.text import signed
-from gmtags.ruleset.builder.steps import AbilitiesStep, CatalogStep, FieldsStep, StartingGearStep
+from gmtags.ruleset.builder.steps import AbilitiesStep
 from gmtags.ruleset.model import Ruleset
 from gmtags.sheet.values import SheetValues
 from gmtags.state.snapshot import CharacterCard, Snapshot
@@ -79,7 +79,7 @@ MAX_HISTORY = 200
 class Item:
     """One numbered thing in a step's body: what a number picks or unpicks."""
 
-    kind: str  # "pick", "kit", "method", "field" or "choice"
+    kind: str  # "pick" (an option of the step's view), "choice", "method" or "control"
     value: str
     slot: str = ""
     """A choice option's slot key."""
@@ -113,7 +113,7 @@ class Wizard:
         self.history: list[dict[str, Any]] = [self.result.answers]
         self.place = 0
         self.at = 0
-        self.asking: list[str] = []
+        self.asking: list[wizard_view.Typed] = []
         self.done = False
         self.labels = _labels(ruleset)
         self._mark_visited()
@@ -130,16 +130,11 @@ class Wizard:
 
     @property
     def prompt(self) -> str:
-        """What the command prompts with: a field's name while asking for it."""
+        """What the command prompts with: a value's label while asking for it."""
         if self.asking:
-            field = self.asking[0]
-            shape = next((f for f in self.ruleset.sheet.fields if f.id == field), None)
-            hint = ""
-            if shape is not None and shape.type == "enum":
-                hint = " (" + ", ".join(str(v) for v in getattr(shape, "values", [])) + ")"
-            elif shape is not None and shape.type == "boolean":
-                hint = " (yes/no)"
-            return f"{self.labels.get(field, field)}{hint} [{self._field_now(field)}]: "
+            asked = self.asking[0]
+            now = wizard_view.shown(asked, self.answers)
+            return f"{asked.label}{wizard_view.hint(asked)} [{now}]: "
         return f"{self.step_id}> "
 
     def start(self) -> str:
@@ -150,7 +145,7 @@ class Wizard:
         if self.done:
             return ""
         if self.asking:
-            return self._answer_field(line)
+            return self._answer_asked(line)
         words = line.strip().split(maxsplit=1)
         if not words:
             return self.screen()
@@ -348,24 +343,16 @@ class Wizard:
         return lines
 
     def items(self) -> list[Item]:
-        """The step's numbered things, in the order the body lists them."""
+        """The step's numbered things, in the order the body lists them: of a step drawn
+        from its view, what each number uses; else an abilities step's methods, then the
+        options of each choice slot it shows."""
+        controls = self.view()
+        if controls is not None:
+            return [_item(use) for use in wizard_view.numbered(controls)]
         step = self.model.steps[self.at]
         entry = self.entry()
-        answer = self.answers.get("steps", {}).get(step.id, {})
         found: list[Item] = []
-        if isinstance(step, CatalogStep):
-            ids = list(entry.get("offered", []))
-            ids += [p for p in answer.get("picks", []) if p not in ids]
-            found += [Item("pick", i) for i in ids]
-        elif isinstance(step, StartingGearStep):
-            # 004 (1.109): strict offers only the kits that fit, "no hay lista de otro
-            # equipo"; a kit taken before stays listed, with why it no longer counts
-            taken = answer.get("kits", [])
-            offered = entry.get("offered", [])
-            found += [Item("kit", k.id) for k in step.kits if k.id in offered or k.id in taken]
-        elif isinstance(step, FieldsStep):
-            found += [Item("field", f) for f in step.fields]
-        elif isinstance(step, AbilitiesStep):
+        if isinstance(step, AbilitiesStep):
             found += [Item("method", m) for m in entry.get("offered", [])]
         for slot in entry.get("choices", []):
             values = list(slot["offered"])
@@ -407,16 +394,11 @@ class Wizard:
         return f"  {key}: choose {slot['count']}{badge}"
 
     def label(self, item: Item) -> str:
-        """An item's label: a kit's own, else the catalog's or the sheet's for its id."""
-        step = self.model.steps[self.at]
-        if item.kind == "kit" and isinstance(step, StartingGearStep):
-            return next((k.label for k in step.kits if k.id == item.value), item.value)
+        """An item's label: the catalog's or the sheet's for its id."""
         return self.labels.get(item.value, item.value)
 
     def _item_line(self, entry: dict[str, Any], item: Item) -> str:
         label = self.label(item)
-        if item.kind == "field":
-            return f"{label}: {self._field_now(item.value)}"
         if item.kind == "choice":
             slot = next(s for s in entry["choices"] if s["key"] == item.slot)
             active, inactive = slot["active"], slot["inactive"]
@@ -427,29 +409,7 @@ class Wizard:
         text = f"{mark} {label}"
         if item.value in reasons:
             text += f"  (kept, not counted: {reasons[item.value]})"
-        summary = self._summary(item)
-        if summary and item.kind in ("pick", "kit"):
-            text += f" - {summary[:60]}{'…' if len(summary) > 60 else ''}"
         return text
-
-    def _summary(self, item: Item) -> str:
-        step = self.model.steps[self.at]
-        if item.kind == "pick" and isinstance(step, CatalogStep):
-            for catalog in self.ruleset.catalog_models:
-                if catalog.id == step.catalog:
-                    for e in catalog.entries or ():
-                        if e.id == item.value:
-                            return e.summary or ""
-        if item.kind == "kit" and isinstance(step, StartingGearStep):
-            for kit in step.kits:
-                if kit.id == item.value:
-                    lines = [line.item or f"{line.coins} coins" for line in kit.lines]
-                    return kit.summary or ", ".join(str(x) for x in lines)
-        return ""
-
-    def _field_now(self, field: str) -> str:
-        value = (self.result.card.get("fields") or {}).get(field)
-        return "-" if value in (None, "") else str(value)
 
     def _score_table(self, step: AbilitiesStep) -> list[str]:
         """Base (the method's: a typed score, point buy's lowest, else `-` while unassigned),
@@ -534,57 +494,44 @@ class Wizard:
         if not 1 <= number <= len(items):
             span = f"1-{len(items)}" if items else "none here"
             return f"no entry {number} here ({span}); nothing changed"
-        item = items[number - 1]
-        if item.kind == "field":
-            if rest:
-                return self._set_field(item.value, rest)
-            fields = [i.value for i in items if i.kind == "field"]
-            self.asking = fields[fields.index(item.value) :]
-            return "enter a value; empty keeps it, - clears it"
-        return self._toggle(item)
+        return self._toggle(items[number - 1])
 
     def _use(self, uses: list[wizard_view.Use], number: int, rest: str) -> str:
-        """Number `number` of a step drawn from its view (`gmtags.builder.wizard_view`)."""
+        """Number `number` of a step drawn from its view (`gmtags.builder.wizard_view`): a
+        value typed alone asks for it and the values after it."""
         if not 1 <= number <= len(uses):
             span = f"1-{len(uses)}" if uses else "none here"
             return f"no entry {number} here ({span}); nothing changed"
         control = uses[number - 1][0]
-        taken, value, note = wizard_view.value_of(uses[number - 1], rest)
+        if not rest and isinstance(control, Number | Text | Pick):
+            typed = [c for c, _ in uses if isinstance(c, Number | Text | Pick | Flag)]
+            self.asking = typed[typed.index(control) :]
+            return "enter a value; empty keeps it, - clears it"
+        return self._apply(uses[number - 1], rest)
+
+    def _apply(self, use: wizard_view.Use, rest: str) -> str:
+        taken, value, note = wizard_view.value_of(use, rest, self.answers)
         if not taken:
             return note
-        return self._change(lambda answers: change(answers, control, value), note)
+        return self._change(lambda answers: change(answers, use[0], value), note)
 
     def _toggle(self, item: Item) -> str:
-        step = self.model.steps[self.at]
         label = self.label(item)
 
         def edit(answers: dict[str, Any]) -> None:
             if item.kind == "method":
                 self._step_answer(answers)["method"] = item.value
                 return
-            if item.kind == "choice":
-                slot = next(s for s in self.entry()["choices"] if s["key"] == item.slot)
-                holder, key, single = (
-                    answers.setdefault("choices", {}),
-                    item.slot,
-                    slot["count"] == 1,
-                )
-            else:
-                holder = self._step_answer(answers)
-                key = "picks" if item.kind == "pick" else "kits"
-                single = (
-                    isinstance(step, CatalogStep)
-                    and step.count_from is None
-                    and (step.max or 1) == 1
-                )
-            chosen = list(holder.get(key, []))
+            slot = next(s for s in self.entry()["choices"] if s["key"] == item.slot)
+            holder = answers.setdefault("choices", {})
+            chosen = list(holder.get(item.slot, []))
             if item.value in chosen:
                 chosen.remove(item.value)
-            elif single:
+            elif slot["count"] == 1:
                 chosen = [item.value]
             else:
                 chosen.append(item.value)
-            holder[key] = chosen
+            holder[item.slot] = chosen
 
         was = item.value in self._chosen(item)
         verb = "method" if item.kind == "method" else "unpicked" if was else "picked"
@@ -597,44 +544,16 @@ class Wizard:
         answer = self.answers.get("steps", {}).get(self.step_id, {})
         return list(answer.get("picks" if item.kind == "pick" else "kits", []))
 
-    def _answer_field(self, line: str) -> str:
-        field = self.asking[0]
+    def _answer_asked(self, line: str) -> str:
+        asked = self.asking[0]
         text = line.strip()
-        note = self._set_field(field, text) if text else ""
+        note = self._apply((asked, None), text) if text else ""
         if note.endswith("nothing changed"):
-            return note  # the same field is asked again
+            return note  # the same value is asked again
         self.asking.pop(0)
         if self.asking:
             return note.split("\n", 1)[0] if note else ""
         return note or self.screen()
-
-    def _set_field(self, field: str, text: str) -> str:
-        shape = next((f for f in self.ruleset.sheet.fields if f.id == field), None)
-        value: Any = text
-        if text == "-":
-            value = None
-        elif shape is not None and shape.type == "number":
-            try:
-                number = float(text)
-            except ValueError:
-                return f"{field}: {text!r} is not a number; nothing changed"
-            value = int(number) if number.is_integer() else number
-        elif shape is not None and shape.type == "boolean":
-            value = text.lower() in ("y", "yes", "true", "1", "x")
-        elif shape is not None and shape.type == "enum":
-            known = {str(v): v for v in getattr(shape, "values", [])}
-            if text not in known:
-                return f"{field}: {text!r} is not one of {', '.join(known)}; nothing changed"
-            value = known[text]
-
-        def edit(answers: dict[str, Any]) -> None:
-            fields = self._step_answer(answers).setdefault("fields", {})
-            if value is None:
-                fields.pop(field, None)
-            else:
-                fields[field] = value
-
-        return self._change(edit, f"{field} = {'-' if value is None else value}")
 
     def _abilities_score(self, key: str, rest: str) -> str:
         step = self.model.steps[self.at]
@@ -661,12 +580,18 @@ class Wizard:
         return self._change(edit, f"{ability} {score}")
 
     def _info(self, rest: str) -> str:
-        items = self.items()
-        if not rest.isdigit() or not 1 <= int(rest) <= len(items):
+        controls = self.view()
+        if controls is None:
+            return "i N: only on a step of entries to choose"
+        uses = wizard_view.numbered(controls)
+        if not rest.isdigit() or not 1 <= int(rest) <= len(uses):
             return f"no entry {rest or '?'} here; i N shows entry N"
-        item = items[int(rest) - 1]
-        label = self.label(item)
-        return f"{label}: {self._summary(item) or '(no summary)'}"
+        control, value = uses[int(rest) - 1]
+        option = next((o for o in getattr(control, "options", ()) if o.value == value), None)
+        if option is None:
+            return f"{getattr(control, 'label', '')}: (no summary)"
+        about = option.summary or ", ".join(option.details)
+        return f"{option.label}: {about or '(no summary)'}"
 
     def _edit_key(self, rest: str) -> str:
         words = rest.split(maxsplit=1)
@@ -688,6 +613,17 @@ class Wizard:
                 answer[key] = value
 
         return self._change(edit, f"{key} = {json.dumps(value)}")
+
+
+def _item(use: wizard_view.Use) -> Item:
+    """A numbered thing of a view as an `Item`: an option (of an entry choice's slot, or of
+    the step), else a control by its label."""
+    control, value = use
+    if isinstance(control, Choose) and control.path[:1] == ("choices",):
+        return Item("choice", value, str(control.path[1]))
+    if value is not None:
+        return Item("pick", value)
+    return Item("control", getattr(control, "label", ""))
 
 
 def _prune(answers: dict[str, Any]) -> None:

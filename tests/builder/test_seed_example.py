@@ -103,7 +103,7 @@ class TestEmptyGearStep:
         w = Wizard(RULESET, answers=WHOLE, out=tmp_path / "card.json")
         screen = w.feed("g gear")
         assert "gear✓" in screen.splitlines()[0].split()[-1]
-        assert "  (nothing to choose here for this character)" in screen
+        assert "  (No starting gear fits this character; Next still works.)" in screen
         assert w.feed("1") == "no entry 1 here (none here); nothing changed"
         assert w.feed("b").splitlines()[0].endswith("[skills✓] gear✓")
         assert w.feed("n").splitlines()[0].endswith("skills✓ [gear✓]")

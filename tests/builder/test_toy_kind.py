@@ -126,7 +126,7 @@ class TestTheWizard:
         w = Wizard(ruleset, seed=5)
         screen = w.start()
         assert "Oath (oath)" in screen
-        assert "  Swear one oath:" in screen
+        assert "  Swear one oath\n" in screen
         assert "   1. [ ] By my honour" in screen and "   2. [ ] By blood" in screen
         after = w.feed("2")
         assert "   2. [x] By blood" in after

@@ -139,7 +139,10 @@ class TestCatalog:
     def test_nothing_offered(self) -> None:
         """A step with nothing to offer says so."""
         w = wizard()
-        assert "  (nothing to choose here for this character)" in w.feed("g subrace")
+        text = w.feed("g subrace")
+        assert (
+            "  (Nothing to choose here yet: an earlier step decides what this one offers.)" in text
+        )
         assert w.feed("1") == "no entry 1 here (none here); nothing changed"
 
     def test_info_shows_an_entry_summary(self) -> None:
@@ -157,10 +160,10 @@ class TestFields:
         w.feed("g level")
         assert w.feed("1") == "enter a value; empty keeps it, - clears it"
         assert w.prompt == "Level [-]: "
-        assert w.feed("3") == "level = 3"
-        assert w.prompt == "Alignment [-]: "
+        assert w.feed("3") == "Level = 3"
+        assert w.prompt == "Alignment (optional) [-]: "
         text = w.feed("Lawful Good")
-        assert "   2. Alignment: Lawful Good" in text and w.prompt == "level> "
+        assert "   2. Alignment (optional): Lawful Good" in text and w.prompt == "level> "
         assert w.answers["steps"]["level"] == {"fields": {"level": 3, "alignment": "Lawful Good"}}
 
     def test_empty_keeps_and_dash_clears(self) -> None:
@@ -174,12 +177,12 @@ class TestFields:
         """A number field refuses text, and the prompt asks again."""
         w = wizard()
         w.feed("g level")
-        assert w.feed("1 many") == "level: 'many' is not a number; nothing changed"
+        assert w.feed("1 many") == "Level: 'many' is not a number; nothing changed"
         assert "level" not in w.answers["steps"]
         w.feed("1")
-        assert w.feed("many") == "level: 'many' is not a number; nothing changed"
+        assert w.feed("many") == "Level: 'many' is not a number; nothing changed"
         assert w.prompt == "Level [-]: "  # asked again
-        assert w.feed("2") == "level = 2" and w.prompt == "Alignment [-]: "
+        assert w.feed("2") == "Level = 2" and w.prompt == "Alignment (optional) [-]: "
 
 
 class TestAbilities:
@@ -256,7 +259,7 @@ class TestChoices:
         """A trained step lists each choice slot with its options."""
         w = wizard()
         text = feed(w, "5", "g skills")
-        assert "  race/half-elf/trained.0: choose 2, 2 to choose" in text
+        assert "  Race · Half-Elf: choose 2 (2 to go)" in text
         w.feed(number(w, "arcana", "race/half-elf/trained.0"))
         assert w.answers["choices"] == {"race/half-elf/trained.0": ["arcana"]}
         assert "  Trained: Arcana +1" in w.screen()  # int 8 → -1, proficient → +2
@@ -292,7 +295,7 @@ class TestOtherKinds:
             kit["fits"] = {"value": {"field": "level"}, "atLeast": fits}
         ruleset = load_ruleset(data)
         blank = Wizard(ruleset, seed=2026).feed("g gear")
-        assert "  (nothing to choose here for this character)" in blank
+        assert "  (No starting gear fits this character; Next still works.)" in blank
         assert "[gear✓]" in blank.splitlines()[0]
         taken = {"v": 1, "seed": 2026, "steps": {"gear": {"kits": ["fighter-kit"]}}}
         w = Wizard(ruleset, answers=taken)

@@ -15,82 +15,6 @@
     const { tierId, tierLabel, untrained, data, sheet, fields, abilities, lists, catalogs } = kit;
     const METHODS = kit.METHODS;
 
-    function catalogView(step, entry) {
-      const picks = current(step.id).picks || [];
-      const ids = [...(entry.offered || [])];
-      picks.forEach((p) => { if (!ids.includes(p)) ids.push(p); });
-      const single = !step.countFrom && (step.max || 1) === 1;
-      const most = step.countFrom ? null : step.max || 1;
-      const low = step.min === undefined ? 1 : step.min;
-      const ask = step.countFrom ? "Choose as many as the sheet allows"
-        : single ? (low ? "Choose one" : "Choose one, or none")
-        : "Choose " + (low === most ? most : low + " to " + most);
-      const reasons = Object.fromEntries((entry.inactive || []).map((i) => [i.answer, i.reason]));
-      const wrap = el("div", {});
-      wrap.append(el("p", { class: "gb-ask" }, ask));
-      if (step.pool && kit.res().pools[step.pool]) wrap.append(poolLine(step.pool));
-      if (!ids.length) {
-        wrap.append(el("p", { class: "gb-note" }, "Nothing to choose here yet: an earlier step decides what this one offers."));
-        return wrap;
-      }
-      if (single) {
-        wrap.append(onePick(step, ids, picks, reasons, !low));
-        return wrap;
-      }
-      const full = most !== null && picks.length >= most;
-      wrap.append(el("ul", { class: "gb-cards", role: "list" }, ids.map((id) => choiceBox({
-        id: "gb-pick-" + slug(step.id) + "-" + slug(id),
-        label: anyLabel(id, step.catalog),
-        checked: picks.includes(id),
-        disabled: full && !picks.includes(id),
-        reason: reasons[id],
-        summary: summaryOf(step.catalog, id),
-        toggle: () => change((doc) => { const a = stepAnswer(doc, step.id); a.picks = toggled(a.picks, id, false); }),
-      }))));
-      return wrap;
-    }
-
-
-    function onePick(step, ids, picks, reasons, clearable) {
-      // A step that takes one pick: one radio group (arrow keys move the pick, as the
-      // browser does for radios); an optional step offers "None" to clear it.
-      const name = "gb-pick-" + slug(step.id);
-      const pick = (value) => change((doc) => { stepAnswer(doc, step.id).picks = value === null ? [] : [value]; });
-      const cards = ids.map((id) => choiceBox({
-        id: name + "-" + slug(id), name, radio: true,
-        label: anyLabel(id, step.catalog),
-        checked: picks.includes(id),
-        reason: reasons[id],
-        summary: summaryOf(step.catalog, id),
-        toggle: () => pick(id),
-      }));
-      if (clearable) {
-        cards.unshift(choiceBox({ id: name + "--none", name, radio: true, label: "None",
-          checked: !picks.length, toggle: () => pick(null) }));
-      }
-      return el("div", { role: "radiogroup", "aria-label": step.label },
-        el("ul", { class: "gb-cards", role: "list" }, cards));
-    }
-
-    function fieldsView(step, entry) {
-      const given = current(step.id).fields || {};
-      const shown = entry.offered || step.fields;
-      const optional = step.optional || [];
-      const wrap = el("div", { class: "gb-form" });
-      step.fields.filter((f) => shown.includes(f)).forEach((f) => {
-        const shape = fields[f] || { id: f, type: "text" };
-        const value = f in given ? given[f] : (cardOf().fields || {})[f];
-        const label = (shape.label || f) + (optional.includes(f) ? " (optional)" : "");
-        wrap.append(fieldInput("gb-field-" + slug(f), shape, value, (v) => change((doc) => {
-          const answer = stepAnswer(doc, step.id);
-          answer.fields = answer.fields || {};
-          if (v === null) delete answer.fields[f]; else answer.fields[f] = v;
-        }), label));
-      });
-      if (step.total) wrap.append(el("p", { class: "gb-note" }, "Together at most " + step.total.max));
-      return wrap;
-    }
-
     function loneMethod(step, entry) {
       // A step offering one method, none in force yet: its controls show at once, and the
       // player's first change chooses it (sent with that change). Until then a blank
@@ -246,13 +170,6 @@
         } });
     }
 
-    function trainedView(step, entry) {
-      const trained = Object.entries(cardOf().skills || {}).filter(([, v]) => tierId(v) !== untrained);
-      return el("p", { class: "gb-note" }, trained.length
-        ? "Trained so far: " + trained.map(([id, v]) => anyLabel(id) + " (" + tierLabel(tierId(v)) + ")").join(", ")
-        : (entry.choices || []).length ? "" : "Nothing to choose here yet: picks in earlier steps offer training.");
-    }
-
     function slotView(step, slot) {
       const chosen = (kit.answers().choices || {})[slot.key] || [];
       const values = [...slot.offered];
@@ -286,31 +203,6 @@
       if (slot.key.endsWith("/replacement")) from += " (replacement)";
       return from + ": choose " + slot.count;
     }
-
-    function gearView(step, entry) {
-      const kits = current(step.id).kits || [];
-      const offered = entry.offered || [];
-      const reasons = Object.fromEntries((entry.inactive || []).map((i) => [i.answer, i.reason]));
-      const shown = step.kits.filter((k) => offered.includes(k.id) || kits.includes(k.id));
-      if (!shown.length) return el("p", { class: "gb-note" }, "No starting gear fits this character; Next still works.");
-      return el("ul", { class: "gb-cards", role: "list" }, shown.map((kit) => choiceBox({
-        id: "gb-kit-" + slug(kit.id),
-        label: kit.label,
-        checked: kits.includes(kit.id),
-        reason: reasons[kit.id],
-        detail: el("ul", { class: "gb-lines" }, kit.lines.map((line) => el("li", {}, line.item
-          ? (line.count > 1 ? line.count + " × " : "") + refLabel(line.item)
-          : (line.roll || line.count || "") + (line.times ? " × " + line.times : "") + " " + line.coins))),
-        summary: kit.summary,
-        toggle: () => change((doc) => { const a = stepAnswer(doc, step.id); a.kits = toggled(a.kits, kit.id, false); }),
-      })));
-    }
-
-    function choicesView(step, entry) {
-      return (entry.choices || []).length ? el("span", {})
-        : el("p", { class: "gb-note" }, "Nothing to choose here: picks in earlier steps grant these choices.");
-    }
-
 
     function targetValue(key) {
       const [kind, id] = key.split("/");
@@ -460,9 +352,7 @@
     }
 
     const BODIES = {
-      catalog: catalogView, fields: fieldsView, abilities: abilitiesView, trained: trainedView,
-      startingGear: gearView, choices: choicesView, allocate: allocateView, spend: spendView,
-      rows: rowsView,
+      abilities: abilitiesView, allocate: allocateView, spend: spendView, rows: rowsView,
     };
 
     return { bodies: BODIES, slotView, loneMethod };

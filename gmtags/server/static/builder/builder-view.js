@@ -2,12 +2,15 @@
  * the Python builder gives a step, drawn without knowing its kind.
  *
  * `window.gmtagsBuilderView(kit)` gives `render(step, controls)`. Each control names the
- * place in the answers it changes (`path`, from the document's root) and how: `choose`
- * toggles its option's value in the list there (`single`: makes the list that value alone;
- * `clearable`: "None" empties it), `number` and `text` put the typed value there (empty
- * drops it), `press` puts its own `value` there, `fact` is read only. What is checked and
- * typed is read from the answers as they stand, so a click shows before its build answers.
- * Every text goes in with textContent only.
+ * place in the answers it changes (`path`, from the document's root; a number is a list's
+ * index) and how, as `gmtags.builder.controls.change` does: `choose` toggles its option's
+ * value in the list there (`single`: makes the list that value alone; `clearable`: "None"
+ * empties it), `number`, `text`, `pick` and `flag` put the value given there (empty drops
+ * it), `count` raises or lowers the count there by one (0 drops it), `press` puts its
+ * `value` there (or appends it, or removes that index: `op`); `fact`, `note` and `group`
+ * change nothing. What is checked and typed is read from the answers as they stand, so a
+ * click shows before its build answers, and quick clicks each count. Every text goes in
+ * with textContent only.
  */
 (function () {
   "use strict";
@@ -19,25 +22,45 @@
     function at(doc, path) {
       let here = doc;
       for (const key of path) {
-        if (!here || typeof here !== "object" || Array.isArray(here)) return undefined;
-        here = Object.prototype.hasOwnProperty.call(here, key) ? here[key] : undefined;
+        if (typeof key === "number") here = Array.isArray(here) ? here[key] : undefined;
+        else if (here && typeof here === "object" && !Array.isArray(here) && Object.prototype.hasOwnProperty.call(here, key)) here = here[key];
+        else return undefined;
       }
       return here;
     }
 
+    function holderOf(doc, parents) {
+      let holder = doc;
+      for (let n = 0; n < parents.length; n += 1) {
+        const key = parents[n];
+        if (typeof key === "number") {
+          if (!Array.isArray(holder) || key < 0 || key >= holder.length) return null;
+          holder = holder[key];
+          continue;
+        }
+        if (!holder || typeof holder !== "object" || Array.isArray(holder)) return null;
+        const listNext = typeof parents[n + 1] === "number";
+        let inner = holder[key];
+        if (listNext) {
+          if (!Array.isArray(inner)) return null;
+        } else if (!inner || typeof inner !== "object" || Array.isArray(inner)) {
+          inner = holder[key] = {};
+        }
+        holder = inner;
+      }
+      return holder;
+    }
+
     function put(control, value) {
-      // The same edit as `gmtags.builder.controls.change`.
       if (control.path.some((key) => UNSAFE.has(key))) return;
       change((doc) => {
-        const path = control.path;
-        let holder = doc;
-        for (const key of path.slice(0, -1)) {
-          if (!holder[key] || typeof holder[key] !== "object" || Array.isArray(holder[key])) holder[key] = {};
-          holder = holder[key];
-        }
-        const last = path[path.length - 1];
+        const holder = holderOf(doc, control.path.slice(0, -1));
+        const last = control.path[control.path.length - 1];
+        if (!holder || typeof holder !== "object" || Array.isArray(holder) || typeof last !== "string") return;
+        const had = holder[last];
+        let next;
         if (control.type === "choose") {
-          let chosen = Array.isArray(holder[last]) ? holder[last].filter((v) => typeof v === "string") : [];
+          let chosen = Array.isArray(had) ? had.filter((v) => typeof v === "string") : [];
           if (value === null) chosen = [];
           else if (chosen.includes(value)) chosen = chosen.filter((v) => v !== value);
           else if (control.single) chosen = [value];
@@ -45,82 +68,137 @@
           holder[last] = chosen;
           return;
         }
-        const next = control.type === "press" ? control.value : value;
+        if (control.type === "count") next = ((Number.isInteger(had) ? had : 0) + value) || null;
+        else if (control.type === "press" && control.op === "append") next = [...(Array.isArray(had) ? had : []), control.value];
+        else if (control.type === "press" && control.op === "remove") {
+          next = Array.isArray(had) ? had.filter((_, n) => n !== control.value) : [];
+        } else next = control.type === "press" ? control.value : value;
         if (next === null || next === undefined) delete holder[last];
         else holder[last] = next;
       });
     }
 
     function idOf(step, control, more) {
-      return "gb-v-" + slug(step.id) + "-" + slug(control.path.join(".") || control.label) + (more ? "-" + slug(more) : "");
+      const base = control.name ? "gb-" + slug(control.name) : "gb-v-" + slug(step.id) + "-" + slug(control.path.join("."));
+      return base + (more === undefined ? "" : "-" + slug(more));
     }
 
     function choose(step, control) {
       const chosen = at(answers(), control.path);
       const now = Array.isArray(chosen) ? chosen : [];
       const name = idOf(step, control);
+      const full = control.most !== null && !control.single && now.length >= control.most;
+      const wrap = el("div", { role: control.single ? "radiogroup" : "group", "aria-label": control.about || control.label, "data-path": control.path.join(".") });
+      if (control.label) wrap.append(el("p", { class: "gb-ask" }, control.label));
+      if (!control.options.length) {
+        if (control.empty) wrap.append(el("p", { class: "gb-note" }, control.empty));
+        return wrap;
+      }
       const cards = control.options.map((option) => {
         const id = idOf(step, control, option.value);
-        const box = el("input", { type: control.single ? "radio" : "checkbox", name, id,
-          checked: now.includes(option.value), disabled: option.disabled && !now.includes(option.value),
-          onchange: () => put(control, option.value) });
+        const on = now.includes(option.value);
+        const box = el("input", { type: control.single ? "radio" : "checkbox", name, id, checked: on,
+          disabled: (option.disabled || full) && !on, onchange: () => put(control, option.value) });
         const parts = [el("label", { for: id, class: "gb-card-label" }, box, " ", option.label)];
         if (option.reason) parts.push(el("p", { class: "gb-warn" }, "Kept, not counted: " + option.reason));
+        if (option.details.length) parts.push(el("ul", { class: "gb-lines" }, option.details.map((line) => el("li", {}, line))));
         if (option.summary) parts.push(el("details", {}, el("summary", {}, "Info"), el("p", {}, option.summary)));
-        return el("li", { class: "gb-card" + (now.includes(option.value) ? " gb-picked" : "") + (option.reason ? " gb-off" : "") }, parts);
+        return el("li", { class: "gb-card" + (on ? " gb-picked" : "") + (option.reason ? " gb-off" : "") }, parts);
       });
       if (control.single && control.clearable) {
         const id = idOf(step, control, "-none");
         cards.unshift(el("li", { class: "gb-card" }, el("label", { for: id, class: "gb-card-label" },
           el("input", { type: "radio", name, id, checked: !now.length, onchange: () => put(control, null) }), " None")));
       }
-      const list = el("ul", { class: "gb-cards", role: "list" }, cards);
-      return el("div", { role: control.single ? "radiogroup" : "group", "aria-label": control.label },
-        el("p", { class: "gb-ask" }, control.label), list);
+      wrap.append(el("ul", { class: "gb-cards", role: "list" }, cards));
+      return wrap;
+    }
+
+    function valueOf(control) {
+      const had = at(answers(), control.path);
+      return had === undefined ? control.value : had;
     }
 
     function typed(step, control) {
       const id = idOf(step, control);
-      const had = at(answers(), control.path);
-      const value = had === undefined ? control.value : had;
-      const number = control.type === "number";
-      const input = el("input", { id, type: number ? "number" : "text", inputmode: number ? "numeric" : null,
-        min: number ? control.low : null, max: number ? control.high : null,
-        value: value === null || value === undefined ? "" : String(value),
-        onchange: (event) => {
-          const text = event.target.value.trim();
-          if (!text) return put(control, null);
-          if (!number) return put(control, text);
-          const whole = Number(text);
-          if (Number.isInteger(whole)) put(control, whole);
-        } });
-      return el("p", { class: "gb-field" }, el("label", { for: id }, control.label), " ", input);
+      const value = valueOf(control);
+      const shown = value === null || value === undefined ? "" : String(value);
+      let input;
+      if (control.type === "pick") {
+        input = el("select", { id, onchange: (e) => {
+          const found = control.choices.find(([v]) => String(v) === e.target.value);
+          put(control, found ? found[0] : null);
+        } }, el("option", { value: "" }, "—"), control.choices.map(([v, label]) => el("option", { value: String(v) }, label)));
+        input.value = shown;
+      } else if (control.type === "flag") {
+        input = el("input", { type: "checkbox", id, checked: value === true, onchange: (e) => put(control, e.target.checked) });
+      } else if (control.type === "number") {
+        input = el("input", { type: "number", id, min: control.low, max: control.high, step: control.whole ? "1" : "any",
+          inputmode: "numeric", value: shown, oninput: (e) => {
+            const text = e.target.value.trim();
+            if (text === "") return put(control, null);
+            const number = Number(text);
+            if (Number.isFinite(number) && (!control.whole || Number.isInteger(number))) put(control, number);
+          } });
+      } else if (control.long) {
+        input = el("textarea", { id, rows: "3", maxlength: control.most, oninput: (e) => put(control, e.target.value === "" ? null : e.target.value) });
+        input.value = shown;
+      } else {
+        input = el("input", { type: "text", id, maxlength: control.most, value: shown,
+          oninput: (e) => put(control, e.target.value === "" ? null : e.target.value) });
+      }
+      return el("div", { class: "gb-field" }, el("label", { for: id }, control.label), input);
+    }
+
+    function count(step, control) {
+      const id = idOf(step, control);
+      const now = at(answers(), control.path);
+      const n = Number.isInteger(now) ? now : 0;
+      return el("li", { "data-count": control.path.join(".") }, el("span", { class: "gb-target" }, control.label), " ",
+        control.shown ? el("span", { class: "gb-value" }, control.shown) : null, " ",
+        el("span", { class: "gb-stepper" },
+          el("button", { type: "button", id: id + "-less", "aria-label": "Less " + control.label, disabled: !control.lower, onclick: () => put(control, -1) }, "−"),
+          el("output", { "aria-label": control.label + " count" }, String(n)),
+          el("button", { type: "button", id: id + "-more", "aria-label": "More " + control.label, disabled: !control.higher, onclick: () => put(control, 1) }, "+")));
     }
 
     function press(step, control) {
-      return el("p", {}, el("button", { type: "button", id: idOf(step, control, control.label),
-        onclick: () => put(control, control.value) }, control.label));
+      return el("button", { type: "button", id: idOf(step, control, control.label), disabled: control.disabled,
+        onclick: () => put(control, control.value) }, control.label);
     }
 
-    function fact(control) {
-      return el("li", {}, el("span", { class: "gb-target" }, control.label), " ", control.value);
+    function note(control) {
+      const tone = control.tone === "points" ? "gb-points" : control.tone === "over" ? "gb-points gb-over"
+        : control.tone === "warn" ? "gb-warn" : "gb-note";
+      return el("p", { class: tone, "data-pool": control.pool || null }, control.text);
+    }
+
+    function draw(step, controls, into) {
+      let list = null;
+      for (const control of controls) {
+        if (control.type === "fact" || control.type === "count") {
+          if (!list) into.append(list = el("ul", { class: "gb-targets", role: "list" }));
+          list.append(control.type === "fact"
+            ? el("li", {}, el("span", { class: "gb-target" }, control.label), " ", control.value)
+            : count(step, control));
+          continue;
+        }
+        list = null;
+        if (control.type === "choose") into.append(choose(step, control));
+        else if (["number", "text", "pick", "flag"].includes(control.type)) into.append(typed(step, control));
+        else if (control.type === "press") into.append(el("p", {}, press(step, control)));
+        else if (control.type === "note") into.append(note(control));
+        else if (control.type === "group") {
+          const box = el("fieldset", { class: "gb-group" }, el("legend", {}, control.label));
+          draw(step, control.controls, box);
+          into.append(box);
+        }
+      }
+      return into;
     }
 
     return function render(step, controls) {
-      const wrap = el("div", { class: "gb-view" });
-      let facts = null;
-      for (const control of controls) {
-        if (control.type === "fact") {
-          if (!facts) wrap.append(facts = el("ul", { class: "gb-targets", role: "list" }));
-          facts.append(fact(control));
-          continue;
-        }
-        facts = null;
-        if (control.type === "choose") wrap.append(choose(step, control));
-        else if (control.type === "number" || control.type === "text") wrap.append(typed(step, control));
-        else if (control.type === "press") wrap.append(press(step, control));
-      }
-      return wrap;
+      return draw(step, controls, el("div", { class: "gb-view" }));
     };
   };
 })();

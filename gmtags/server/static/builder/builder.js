@@ -402,7 +402,7 @@
     if (controls) body.append(drawView(step, controls));
     else if (render) body.append(render(step, entry || {}));
     else body.append(el("p", {}, "This step kind has no editor here: use All fields."));
-    const slots = (entry && entry.choices) || [];
+    const slots = (!controls && entry && entry.choices) || []; // a view holds its own
     slots.forEach((slot) => body.append(KINDS.slotView(step, slot)));
     const inactive = (entry && entry.inactive) || [];
     if (inactive.length) {
