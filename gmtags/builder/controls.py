@@ -149,6 +149,19 @@ class Group:
 
 
 @dataclass(frozen=True)
+class Table:
+    """Rows of controls under column heads (a list's rows): each row's controls in its
+    cells, in the order of `columns`, any more (a Remove) after them."""
+
+    label: str
+    columns: tuple[str, ...]
+    rows: tuple[tuple[Control, ...], ...]
+    off: tuple[int, ...] = ()
+    """The rows kept but not counted."""
+    type: Literal["table"] = "table"
+
+
+@dataclass(frozen=True)
 class Press:
     label: str
     path: Path
@@ -168,7 +181,7 @@ class Fact:
     type: Literal["fact"] = "fact"
 
 
-Control = Choose | Number | Text | Pick | Flag | Count | Press | Fact | Note | Group
+Control = Choose | Number | Text | Pick | Flag | Count | Press | Fact | Note | Group | Table
 
 
 @dataclass(frozen=True)
@@ -232,6 +245,22 @@ class Look:
             if isinstance(i, Mapping)
         }
 
+    def tier_label(self, tier: Any) -> str:
+        tiers = self.ruleset.resolution_common.proficiency_tiers
+        return next((t.label for t in tiers if t.id == tier), str(tier))
+
+    def target_value(self, key: str) -> str:
+        """What the card holds for a target key (`ability/str`): a number, a tier's label."""
+        kind, _, name = key.partition("/")
+        holder = _HOLDERS.get(kind)
+        found = self.card.get(holder) if holder is not None else None
+        value = found.get(name) if isinstance(found, Mapping) else None
+        if value is None:
+            return "—"
+        if kind in ("skill", "save"):
+            return self.tier_label(value.get("tier") if isinstance(value, Mapping) else value)
+        return str(value)
+
     def pool_line(self, pool_id: str | None) -> list[Control]:
         """A creation pool as it stands: spent, budget, credit, what is left."""
         pool = self.pools.get(pool_id) if pool_id is not None else None
@@ -241,6 +270,16 @@ class Look:
         text = f"{pool['spent']} of {pool['budget']} spent{credit}, {pool['remaining']} left"
         tone: Literal["points", "over"] = "over" if pool["remaining"] < 0 else "points"
         return [Note(text, tone, pool=str(pool_id))]
+
+
+_HOLDERS = {
+    "ability": "abilities",
+    "skill": "skills",
+    "save": "saves",
+    "field": "fields",
+    "bonus": "bonuses",
+}
+"""Where a card holds each kind of target."""
 
 
 def at(document: Any, path: Path) -> Any:
@@ -282,7 +321,7 @@ def change(document: dict[str, Any], control: Control, value: Any) -> None:
     """Apply `control` used with `value` to the answers `document` in place (module doc):
     a `Choose` takes the option's value, a `Count` the step (+1 or -1), a `Press` its own,
     the others the value given (None drops the key)."""
-    if isinstance(control, Fact | Note | Group):
+    if isinstance(control, Fact | Note | Group | Table):
         return
     *parents, last = control.path
     holder = _holder(document, parents)
@@ -337,6 +376,7 @@ __all__ = [
     "Path",
     "Pick",
     "Press",
+    "Table",
     "Text",
     "as_json",
     "at",

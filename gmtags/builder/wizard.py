@@ -382,8 +382,6 @@ class Wizard:
             lines[len(entry.get("offered", [])) : len(entry.get("offered", []))] = (
                 self._score_table(step)
             )
-        elif step.kind in ("allocate", "spend", "rows"):
-            lines += self._other_body(step.kind, entry)
         elif not lines:
             lines.append("  (nothing to choose here for this character)")
         return lines
@@ -455,34 +453,6 @@ class Wizard:
             for k in sorted(made, key=lambda k: int(k) if k.isdigit() else 0)
             if "faces" in made[k]
         )
-
-    def _other_body(self, kind: str, entry: dict[str, Any]) -> list[str]:
-        answer = self.answers.get("steps", {}).get(self.step_id, {})
-        lines = [f"  answer: {json.dumps(answer, ensure_ascii=False)}"]
-        for key in ("offered", "active"):
-            if entry.get(key):
-                lines.append(f"  {key}: {', '.join(map(str, entry[key]))}")
-        lines.append(f"  edit: {self._hint(kind, entry)}")
-        return lines
-
-    def _hint(self, kind: str, entry: dict[str, Any]) -> str:
-        """How to edit the answer of a step the wizard has no editor of its own for, with
-        the step's own ids."""
-        step = self.model.steps[self.at]
-        first = next(iter(entry.get("offered") or ()), None)
-        if kind == "allocate":
-            groups = [g.id for g in getattr(step, "groups", ())]
-            dots = f'= dots {{"{first or "ability/<id>"}": 1}}'
-            if getattr(step, "priorities", None) is not None and groups:
-                return f'{dots}   = priorities {{"{groups[0]}": 0}}'
-            return dots
-        if kind == "spend":
-            return f'= buys {{"{first or "<offer>"}": 1}}   (negative lowers)'
-        if kind == "rows":
-            columns = getattr(step, "required", None) or getattr(step, "columns", None)
-            cells = ", ".join(f'"{c}": ...' for c in (columns or ["<column>"])[:3])
-            return f"= rows [{{{cells}}}]   (the whole list of rows)"
-        return "= <key> <json>"
 
     # -- the step's own editing -------------------------------------------------
 

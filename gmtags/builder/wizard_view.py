@@ -24,6 +24,7 @@ from gmtags.builder.controls import (
     Number,
     Pick,
     Press,
+    Table,
     Text,
     at,
 )
@@ -41,6 +42,10 @@ def flat(controls: Sequence[Control]) -> Iterator[Control]:
         if isinstance(control, Group):
             yield control
             yield from flat(control.controls)
+        elif isinstance(control, Table):
+            yield control
+            for row in control.rows:
+                yield from flat(row)
         else:
             yield control
 
@@ -51,7 +56,7 @@ def numbered(controls: Sequence[Control]) -> list[Use]:
     for control in flat(controls):
         if isinstance(control, Choose):
             found += [(control, option.value) for option in control.options]
-        elif not isinstance(control, Fact | Note | Group):
+        elif not isinstance(control, Fact | Note | Group | Table):
             found.append((control, None))
     return found
 
@@ -87,6 +92,8 @@ def lines(controls: Sequence[Control], answers: Mapping[str, Any]) -> list[str]:
             out.append(f"  {control.text}")
         elif isinstance(control, Group):
             out.append(f"  {control.label}:")
+        elif isinstance(control, Table):
+            out.append(f"  {control.label} ({', '.join(control.columns)}):")
         elif isinstance(control, Choose):
             if control.label:
                 out.append(f"  {control.label}")
@@ -105,7 +112,8 @@ def lines(controls: Sequence[Control], answers: Mapping[str, Any]) -> list[str]:
         else:
             number += 1
             if isinstance(control, Press):
-                out.append(f"  {number:>2}. [{control.label}]")
+                shut = " (not now)" if control.disabled else ""
+                out.append(f"  {number:>2}. [{control.label}]{shut}")
             elif isinstance(control, Count):
                 gives = f" {control.shown}" if control.shown else ""
                 out.append(f"  {number:>2}. {control.label}:{gives}  [{control.count}]")
@@ -137,7 +145,7 @@ def value_of(use: Use, rest: str, answers: Mapping[str, Any]) -> tuple[bool, Any
         if (step > 0 and not control.higher) or (step < 0 and not control.lower):
             return False, None, f"{control.label}: no further that way; nothing changed"
         return True, step, f"{control.label} {control.count + step}"
-    if isinstance(control, Fact | Note | Group):
+    if isinstance(control, Fact | Note | Group | Table):
         return False, None, "nothing to use there"
     if rest == "-" or (rest == "" and not isinstance(control, Flag)):
         return True, None, f"{control.label} cleared"
@@ -153,7 +161,8 @@ def value_of(use: Use, rest: str, answers: Mapping[str, Any]) -> tuple[bool, Any
         if found is _MISSING:
             known = ", ".join(str(v) for v, _ in control.choices)
             return False, None, f"{control.label}: {rest!r} is not one of {known}; nothing changed"
-        return True, found, f"{control.label} = {found}"
+        label = next(label for v, label in control.choices if v == found)
+        return True, found, f"{control.label} = {label}"
     if isinstance(control, Number):
         try:
             number = float(rest)

@@ -344,26 +344,52 @@ class TestOtherKinds:
         w.feed("1")
         assert w.answers["steps"]["potential"]["rolls"]["potential"]["attempt"] == 2
 
+    def test_rows_by_their_numbered_controls(self) -> None:
+        """A rows step: [Add a row] adds one, each cell takes `N <value>`, [Remove row N]
+        takes its row out."""
+        w = wizard()
+        text = w.feed("g hit_points")
+        assert "  No rows yet.\n   1. [Add a row]" in text
+        text = w.feed("1")  # a new row starts from the step's defaults
+        assert "   1. Level, row 1: 2\n   2. Roll, row 1: 1\n   3. [Remove row 1]" in text
+        w.feed("2 5")
+        assert w.answers["steps"]["hit_points"]["rows"] == [{"level": 2, "roll": 5}]
+        feed(w, "4", "5 3")
+        rows = w.answers["steps"]["hit_points"]["rows"]
+        assert rows == [{"level": 2, "roll": 5}, {"level": 2, "roll": 3}]
+        w.feed("3")
+        assert w.answers["steps"]["hit_points"]["rows"] == [{"level": 2, "roll": 3}]
+
     def test_any_answer_key_as_json(self) -> None:
         """`= key json` edits a step's answer key; `= key` drops it."""
         w = wizard()
-        text = w.feed("g hit_points")
-        assert '  edit: = rows [{"roll": ...}]   (the whole list of rows)' in text
+        w.feed("g hit_points")
         w.feed('= rows [{"roll": 5}]')
         assert w.answers["steps"]["hit_points"]["rows"] == [{"roll": 5}]
         w.feed("= rows")
         assert "rows" not in w.answers["steps"].get("hit_points", {})
 
-    def test_an_allocate_step_edited_by_its_answer_keys(self) -> None:
-        """VtM's allocate step: priorities and dots through their answer keys."""
+    def test_an_allocate_step_by_its_numbered_controls(self) -> None:
+        """VtM's allocate step: each group's priority picked by its number, dots counted
+        with `N +`, `N -` and `N <count>`."""
         vtm = load_ruleset(FIXTURES / "rulesets" / "builder" / "vtm-builder.json")
         w = Wizard(vtm, seed=1)
         text = w.feed("g attributes")
-        assert '  edit: = dots {"ability/strength": 1}   = priorities {"physical": 0}' in text
-        w.feed('= priorities {"physical": 0, "social": 1, "mental": 2}')
-        text = w.feed('= dots {"ability/strength": 2}')
+        assert "   1. Priority: -" in text and "   2. Strength: ●○○○○ 1  [0]" in text
+        feed(w, "1 0", "5 1", "9 2")
+        assert w.answers["steps"]["attributes"]["priorities"] == {
+            "physical": 0, "social": 1, "mental": 2,
+        }  # fmt: skip
+        assert w.feed("2 +").startswith("Strength 1")
+        text = w.feed("2 +")
         assert "  Pool attributes/physical: 2 of 7 spent, 5 left" in text
+        assert "   2. Strength: ●●●○○ 3  [2]" in text
         assert w.result.card["abilities"]["strength"] == 3
+        w.feed("2 -")
+        assert w.answers["steps"]["attributes"]["dots"] == {"ability/strength": 1}
+        w.feed("2 0")
+        assert "dots" not in w.answers["steps"]["attributes"]
+        assert w.feed("2 -") == "Strength: no further that way; nothing changed"
 
     def test_scores_without_modifiers(self) -> None:
         """CoC's characteristics are their own numbers: no modifier column."""

@@ -92,6 +92,7 @@ from typing import TYPE_CHECKING, Any
 
 from gmtags.builder import targets
 from gmtags.builder.card import put
+from gmtags.builder.controls import Control, Count, Group, Look, Pick
 from gmtags.builder.targets import Spot
 from gmtags.ruleset.builder.priced import SpendStep
 from gmtags.ruleset.builder.steps import AllocateGroup, AllocateStep, target_key
@@ -569,3 +570,47 @@ class _Stages:
 
 
 __all__ = ["Limits", "Spot", "budgets", "finish", "limits", "row_dots", "run", "spot", "whole"]
+
+
+def view(look: Look, step: AllocateStep) -> list[Control]:
+    """Each group: its priority (with priorities), its pool, and a count of dots for each
+    target beside what the target holds (pips while the group's max is a number)."""
+    answer = look.answer(step.id)
+    dots = answer.get("dots") or {}
+    positions = answer.get("priorities") or {}
+    controls: list[Control] = []
+    for group in step.groups:
+        inside: list[Control] = []
+        if step.priorities is not None:
+            choices = tuple(
+                (n, f"Priority {n + 1} ({points} points)")
+                for n, points in enumerate(step.priorities)
+            )
+            path = ("steps", step.id, "priorities", group.id)
+            name = f"priority-{step.id}-{group.id}"
+            inside.append(Pick("Priority", path, choices, positions.get(group.id), name))
+        inside += look.pool_line(f"{step.id}/{group.id}")
+        most = group.max if isinstance(group.max, int) else None
+        for target in group.targets:
+            key = target_key(target)
+            count = dots.get(key, 0)
+            value = look.target_value(key)
+            number = float(value) if _is_number(value) else None
+            pips = ""
+            if most is not None and number is not None:
+                filled = max(0, min(most, int(number)))
+                pips = "●" * filled + "○" * max(0, most - filled) + " "
+            higher = most is None or number is None or number < most
+            label = look.label(key.partition("/")[2])
+            path = ("steps", step.id, "dots", key)
+            inside.append(Count(label, path, count, count > 0, higher, pips + value, f"dots-{key}"))
+        controls.append(Group(group.label, tuple(inside)))
+    return controls
+
+
+def _is_number(text: str) -> bool:
+    try:
+        float(text)
+    except ValueError:
+        return False
+    return True

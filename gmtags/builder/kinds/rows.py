@@ -43,6 +43,8 @@ import math
 from typing import TYPE_CHECKING, Any
 
 from gmtags.builder import priced_rows
+from gmtags.builder.controls import Choose, Control, Fact, Look, Note, Option, Press, Table
+from gmtags.builder.kinds.fields import typed_control
 from gmtags.ruleset.builder.priced import RowsStep
 from gmtags.ruleset.sheet.lists import SheetList
 from gmtags.sheet.holds import value_problem
@@ -191,3 +193,70 @@ def _insert(state: State, step: RowsStep, anchor: Row | None, rows: list[Row]) -
     found = state.writer.base.setdefault("lists", {}).setdefault(step.list, [])
     at = next((n + 1 for n, row in enumerate(found) if row is anchor), 0)
     found[at:at] = rows
+
+
+def view(look: Look, step: RowsStep) -> list[Control]:
+    """The pool, the rows other picks added, the `from` catalog's entries to pick, then the
+    player's rows (a control per edited column, and Remove) and Add a row."""
+    shape = next((s for s in look.ruleset.sheet.lists if s.id == step.list), None)
+    if shape is None:
+        return [Note(f"'{step.list}' is not a list of the sheet", "warn")]
+    answer = look.answer(step.id)
+    columns = [c for c in shape.columns if c.id in _edited(step, shape)]
+    controls: list[Control] = [*look.pool_line(step.pool)]
+    listed = (look.card.get("lists") or {}).get(step.list) or []
+    for row in listed:
+        if isinstance(row, dict) and row.get("_catalog") and row.get("_pick") != step.id:
+            name = row.get(columns[0].id if columns else "name", row.get("name", ""))
+            controls.append(Fact(str(name), "Added by a pick"))
+    if step.from_ is not None:
+        catalog = next((c for c in look.ruleset.catalog_models if c.id == step.from_), None)
+        picks = answer.get("picks") or []
+        options = tuple(
+            Option(e.id, e.label, e.summary or "", chosen=e.id in picks)
+            for e in (catalog.entries or () if catalog is not None else ())
+        )
+        path = ("steps", step.id, "picks")
+        controls.append(Choose("", path, options, single=False, name=f"from-{step.id}"))
+    rows = [r for r in answer.get("rows") or [] if isinstance(r, dict)]
+    reasons = look.reasons()
+    table: list[tuple[Control, ...]] = []
+    for n, row in enumerate(rows):
+        cells = [
+            typed_control(
+                column,
+                ("steps", step.id, "rows", n, column.id),
+                row.get(column.id),
+                f"{column.label or column.id}, row {n + 1}",
+                f"cell-{step.id}-{n}-{column.id}",
+            )
+            for column in columns
+        ]
+        remove = Press(
+            f"Remove row {n + 1}",
+            ("steps", step.id, "rows"),
+            n,
+            op="remove",
+            name=f"remove-{step.id}-{n}",
+        )
+        table.append((*cells, remove))
+    if table:
+        heads = tuple(c.label or c.id for c in columns)
+        off = tuple(n for n in range(len(rows)) if str(n) in reasons)
+        controls.append(Table(step.label, heads, tuple(table), off))
+        controls += [
+            Note(f"Row {n + 1}: kept, not counted: {reasons[str(n)]}", "warn") for n in off
+        ]
+    else:
+        controls.append(Note("No rows yet."))
+    full = len(rows) >= capacity(step, shape)
+    add = Press(
+        "Add a row",
+        ("steps", step.id, "rows"),
+        new_row(step, shape),
+        op="append",
+        disabled=full,
+        name=f"add-{step.id}",
+    )
+    controls.append(add)
+    return controls

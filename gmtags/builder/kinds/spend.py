@@ -77,9 +77,11 @@ from typing import TYPE_CHECKING, Any
 
 from gmtags.builder import accounts
 from gmtags.builder.card import put
+from gmtags.builder.controls import Control, Count, Look
 from gmtags.builder.targets import Spot, spot
 from gmtags.ruleset.builder.common import Cost
 from gmtags.ruleset.builder.priced import Offer, SpendStep
+from gmtags.ruleset.builder.steps import target_key
 from gmtags.sheet.values import SheetValues
 
 if TYPE_CHECKING:
@@ -538,3 +540,28 @@ class _Book:
 
 
 __all__ = ["MAX_LINES", "Spot", "buy_all", "curve", "run", "spot"]
+
+
+def view(look: Look, step: SpendStep) -> list[Control]:
+    """The pool, then each offer open now (or bought before) with what its target holds, a
+    count to buy and what its purchases cost."""
+    buys = look.answer(step.id).get("buys") or {}
+    offered = look.entry.get("offered") or []
+    paid: dict[str, int] = {}
+    for line in look.ledger:
+        if line.get("step") == step.id and line.get("active"):
+            paid[line["offer"]] = paid.get(line["offer"], 0) + int(line.get("price") or 0)
+    controls: list[Control] = [*look.pool_line(step.pool)]
+    for offer in step.offers:
+        if offer.id not in offered and offer.id not in buys:
+            continue
+        count = buys.get(offer.id, 0)
+        lowers = offer.direction in ("both", "decrease") or bool(offer.credit)
+        shown = look.target_value(target_key(offer.target))
+        if paid.get(offer.id):
+            shown += f" · cost {paid[offer.id]}"
+        path = ("steps", step.id, "buys", offer.id)
+        controls.append(
+            Count(offer.label, path, count, count > 0 or lowers, True, shown, f"buy-{offer.id}")
+        )
+    return controls

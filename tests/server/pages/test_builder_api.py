@@ -66,7 +66,7 @@ def embedded(page: str) -> Any:
     return json.loads(page[start : page.index("</script>", start)])
 
 
-DRAWN_BY_THE_PAGE = {"abilities", "allocate", "spend", "rows"}
+DRAWN_BY_THE_PAGE = {"abilities"}
 """The step kinds whose page body is still the page's own (`builder-steps.js`)."""
 
 

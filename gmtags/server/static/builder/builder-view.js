@@ -167,6 +167,20 @@
         onclick: () => put(control, control.value) }, control.label);
     }
 
+    function table(step, control) {
+      // Each row's controls in its cells, their labels read by screen readers only.
+      const head = el("tr", {}, control.columns.map((c) => el("th", { scope: "col" }, c)),
+        el("th", { scope: "col" }, el("span", { class: "gb-sr" }, "Remove")));
+      const body = control.rows.map((row, n) => el("tr", { class: control.off.includes(n) ? "gb-off" : null },
+        row.map((cell) => {
+          const drawn = cell.type === "press" ? press(step, cell) : typed(step, cell);
+          const label = drawn.querySelector && drawn.querySelector("label");
+          if (label) label.className = "gb-sr";
+          return el("td", {}, drawn);
+        })));
+      return el("table", { class: "gb-rows", "aria-label": control.label }, el("thead", {}, head), el("tbody", {}, body));
+    }
+
     function note(control) {
       const tone = control.tone === "points" ? "gb-points" : control.tone === "over" ? "gb-points gb-over"
         : control.tone === "warn" ? "gb-warn" : "gb-note";
@@ -188,6 +202,7 @@
         else if (["number", "text", "pick", "flag"].includes(control.type)) into.append(typed(step, control));
         else if (control.type === "press") into.append(el("p", {}, press(step, control)));
         else if (control.type === "note") into.append(note(control));
+        else if (control.type === "table") into.append(table(step, control));
         else if (control.type === "group") {
           const box = el("fieldset", { class: "gb-group" }, el("legend", {}, control.label));
           draw(step, control.controls, box);
