@@ -15,10 +15,11 @@ is never rolled for (BUILDER H2). Functions over the build's `State` (`gmtags.bu
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 from gmtags.builder import dice as rolls
 from gmtags.builder.answers import RecordedRoll
+from gmtags.builder.controls import Control, Fact, Look, Note, Number, Pick, Table
 from gmtags.builder.scores import (
     Chosen,
     PointBuy,
@@ -240,3 +241,147 @@ def _excluding(slots: list[Chosen]) -> list[Chosen]:
         out = frozenset().union(*(answers.get(ref, set()) for ref in refs))
         done.append(Chosen(slot.key, slot.choice, slot.answers, slot.count, frozenset(out)))
     return done
+
+
+METHODS = {
+    "pointBuy": "Point buy",
+    "standardArray": "Standard array",
+    "roll": "Roll a set",
+    "rolls": "Roll each score",
+    "manual": "Manual entry",
+}
+"""The methods as the player knows them."""
+
+_KEEPS_SCORES = {"pointBuy", "manual"}
+"""Methods between which a switch keeps the typed scores (both read them as written)."""
+
+
+def lone_method(look: Look, step: AbilitiesStep) -> str | None:
+    """The step's only method while none is in force: its controls show at once and the
+    player's first change chooses it; until then a blank character has no method (004: only
+    `default` starts one), and a described one keeps its scores as written."""
+    offered = look.entry.get("offered") or []
+    if not look.entry.get("shown") or len(offered) != 1 or look.entry.get("active"):
+        return None
+    if look.answer(step.id).get("method") or look.answers.get("described") is True:
+        return None
+    return str(offered[0])
+
+
+def view(look: Look, step: AbilitiesStep) -> list[Control]:
+    """The method to choose, what it hands out or costs, and a table of the scores: each
+    ability's base (the method's), bonus (what picks add), total, modifier, and the control
+    that sets it."""
+    answer = look.answer(step.id)
+    methods = step.methods
+    lone = lone_method(look, step)
+    active = look.entry.get("active") or []
+    method = str(active[0]) if active else answer.get("method") or lone
+    path = ("steps", step.id)
+    offered = [str(m) for m in look.entry.get("offered") or []]
+    then = tuple(
+        (
+            m,
+            tuple(
+                [((*path, "scores"), None)] * (not {m, method} <= _KEEPS_SCORES)
+                + [((*path, "rolls"), None)] * (m not in ("roll", "rolls"))
+            ),
+        )
+        for m in offered
+    )
+    choices = tuple((m, METHODS.get(m, m)) for m in offered)
+    shown = None if lone else method
+    controls: list[Control] = [
+        Note(str(reason), "reason") for reason in look.entry.get("reasons") or () if not lone
+    ]  # a lone method not chosen yet says so in its own words, below
+    controls.append(
+        Pick("Method", (*path, "method"), choices, shown, "method", radios=True, then=then)
+    )
+    if lone:
+        controls.append(
+            Note(
+                f"{METHODS.get(lone, lone)} is this step's only method: your first change to a"
+                " score chooses it (or tick it above)."
+            )
+        )
+    chose = (((*path, "method"), method),) if method else ()
+    made = answer.get("rolls") or {}
+    table = methods.point_buy.costs if methods.point_buy is not None else None
+    lowest = int(table[0][0]) if table else 0
+    highest = int(table[-1][0]) if table else 0
+    pool = look.pools.get(step.id)
+    if method == "pointBuy" and pool is not None:
+        tone: Literal["points", "over"] = "over" if pool["remaining"] < 0 else "points"
+        text = f"Points left: {pool['remaining']} of {pool['budget']}"
+        controls.append(Note(text, tone, pool=step.id))
+    elif method == "pointBuy" and lone and methods.point_buy is not None:
+        budget = methods.point_buy.budget
+        controls.append(Note(f"Budget: {budget} points; every score starts at {lowest}.", "points"))
+    if method == "pointBuy":
+        controls.append(Note(f"Type a score from {lowest} to {highest}, or use − and +."))
+    names = [a.id for a in look.ruleset.sheet.abilities if a.value is None]
+    names = [a for a in names if step.abilities is None or a in step.abilities]
+    scores = answer.get("scores") or {}
+    handed: list[int] | None = None
+    faces_of: list[str] = []
+    if method == "standardArray" and methods.standard_array is not None:
+        handed = list(methods.standard_array)
+    elif method == "roll" and methods.roll is not None:
+        dice = rolls.Dice.of(methods.roll)
+        keys = sorted((k for k in made if k.isdigit()), key=int)
+        thrown = [made[k]["faces"] for k in keys if made[k].get("faces")]
+        handed = [dice.total(faces) for faces in thrown]
+        faces_of = [" ".join(map(str, faces)) for faces in thrown]
+    if handed is not None:
+        left = list(handed)
+        for a in names:
+            if a in scores and scores[a] in left:
+                left.remove(scores[a])
+        rolled = ""
+        if method == "roll":
+            each = (f"{total} ({faces})" for total, faces in zip(handed, faces_of, strict=True))
+            rolled = f"Rolled: {', '.join(each)}. "
+        rest = (
+            f"Left to assign: {', '.join(map(str, left))}" if left else "Every value is assigned."
+        )
+        controls.append(Note(rolled + rest))
+    values = None if lone else look.values()
+    modded = look.ruleset.resolution_common.ability_modifier.op != "identity"
+    rows: list[tuple[Control, ...]] = []
+    for a in names:
+        label = look.label(a)
+        base: int | None = scores.get(a)
+        editor: Control | None = None
+        key = (*path, "scores", a)
+        if method == "pointBuy":
+            base = base if base is not None else lowest
+            editor = Number(
+                label, key, base, lowest, highest, f"score-{a}", buttons=True,
+                also=(((*path, "method"), "pointBuy"),),
+            )  # fmt: skip
+        elif method in ("standardArray", "roll"):
+            offer = tuple((v, str(v)) for v in dict.fromkeys(handed or []))
+            editor = Pick(label, key, offer, base, f"assign-{a}", also=chose)
+        elif method == "rolls":
+            group = next((g for g in methods.rolls or () if a in g.abilities), None)
+            roll = made.get(a) or {}
+            if group is not None and roll.get("faces"):
+                base = rolls.Dice.of(group.dice).total(roll["faces"])
+                faces = " ".join(map(str, roll["faces"]))
+                editor = Fact("Set", f"rolled {faces}")
+        elif method == "manual":
+            editor = Number(label, key, base, name=f"manual-{a}", also=chose)
+        total = values.ability_score(a) if values is not None else None
+        cells: list[Control] = [
+            Fact("Ability", label),
+            Fact("Base", "—" if base is None else str(base), f"base:{a}"),
+            Fact("Bonus", "—" if base is None or total is None else f"{int(total) - base:+}"),
+            Fact("Total", "—" if total is None else str(int(total)), f"total:{a}"),
+        ]
+        if modded:
+            mod = "—" if values is None else f"{int(values.ability_mod(a)):+}"
+            cells.append(Fact("Mod", mod))
+        rows.append((*cells, editor if editor is not None else Fact("Set", "")))
+    heads = ("Ability", "Base", "Bonus", "Total", *(("Mod",) if modded else ()), "Set")
+    controls.append(Table("Scores", heads, tuple(rows)))
+    return controls

@@ -19,11 +19,13 @@ page and the wizard cannot disagree about what a control does.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from gmtags.ruleset.model import Ruleset
+from gmtags.sheet.values import SheetValues
+from gmtags.state.snapshot import CharacterCard
 
 Path = tuple[str | int, ...]
 """Keys from the answers document's root: `("steps", "oath", "picks")`; a number is a
@@ -73,6 +75,11 @@ class Number:
     name: str = ""
     whole: bool = True
     """Only whole numbers (else any number)."""
+    buttons: bool = False
+    """− and + beside it: one lower or higher, within `low` and `high`, from `value` while
+    the answers hold none."""
+    also: tuple[tuple[Path, Any], ...] = ()
+    """More the edit writes (None drops it): the method a first score chooses."""
     type: Literal["number"] = "number"
 
 
@@ -98,6 +105,12 @@ class Pick:
     choices: tuple[tuple[Any, str], ...]
     value: Any = None
     name: str = ""
+    radios: bool = False
+    """Drawn as radio buttons (else a select)."""
+    also: tuple[tuple[Path, Any], ...] = ()
+    """More the edit writes, whatever is picked (None drops it)."""
+    then: tuple[tuple[Any, tuple[tuple[Path, Any], ...]], ...] = ()
+    """More a pick of each value writes: (value, ((path, value), ...))."""
     type: Literal["pick"] = "pick"
 
 
@@ -132,7 +145,8 @@ class Note:
     """A line that says something about the step (a limit, why nothing is offered)."""
 
     text: str
-    tone: Literal["", "points", "over", "warn"] = ""
+    tone: Literal["", "points", "over", "warn", "reason"] = ""
+    """"reason": why the step waits (the build's reasons, listed together)."""
     pool: str = ""
     """The creation pool the line tells of (the page marks it `data-pool`)."""
     type: Literal["note"] = "note"
@@ -178,6 +192,8 @@ class Press:
 class Fact:
     label: str
     value: str
+    mark: str = ""
+    """`key:value`: the page marks the value `data-key="value"` (a score's total)."""
     type: Literal["fact"] = "fact"
 
 
@@ -244,6 +260,10 @@ class Look:
             for i in self.entry.get("inactive") or ()
             if isinstance(i, Mapping)
         }
+
+    def values(self) -> SheetValues:
+        """The built card, read as play reads it (scores, modifiers)."""
+        return SheetValues(self.ruleset, CharacterCard.model_validate(dict(self.card)), None)
 
     def tier_label(self, tier: Any) -> str:
         tiers = self.ruleset.resolution_common.proficiency_tiers
@@ -355,6 +375,25 @@ def change(document: dict[str, Any], control: Control, value: Any) -> None:
         holder.pop(last, None)
     else:
         holder[last] = new
+    more: tuple[tuple[Path, Any], ...] = getattr(control, "also", ())
+    if isinstance(control, Pick):
+        more += next((writes for v, writes in control.then if v == value), ())
+    for path, extra in more:
+        change(document, Press("", path, extra), None)
+
+
+def flat(controls: Sequence[Control]) -> Iterator[Control]:
+    """The controls in order, a group's in its place."""
+    for control in controls:
+        if isinstance(control, Group):
+            yield control
+            yield from flat(control.controls)
+        elif isinstance(control, Table):
+            yield control
+            for row in control.rows:
+                yield from flat(row)
+        else:
+            yield control
 
 
 def as_json(controls: Sequence[Control]) -> list[dict[str, Any]]:
@@ -381,4 +420,5 @@ __all__ = [
     "as_json",
     "at",
     "change",
+    "flat",
 ]

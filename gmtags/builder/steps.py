@@ -600,6 +600,8 @@ class StepKind:
     model: type[StepBase]
     run: Callable[[Walk, Any], None]
     view: Callable[[Look, Any], Sequence[Control]] | None = None
+    says_reasons: bool = False
+    """Its view says the step's reasons in its own words (else they are listed above it)."""
 
 
 KINDS: dict[str, StepKind] = {}
@@ -621,7 +623,7 @@ def unregister(name: str) -> None:
 
 register(StepKind("catalog", CatalogStep, Walk._catalog, catalog.view))
 register(StepKind("fields", FieldsStep, Walk._fields, fields.view))
-register(StepKind("abilities", AbilitiesStep, abilities.abilities_step))
+register(StepKind("abilities", AbilitiesStep, abilities.abilities_step, abilities.view, True))
 register(StepKind("trained", TrainedStep, Walk._trained, trained.view))
 register(StepKind("startingGear", StartingGearStep, Walk._gear, gear.view))
 register(StepKind("choices", ChoicesStep, _choices, choices.view))

@@ -13,7 +13,19 @@ from collections.abc import Mapping
 from typing import Any
 
 from gmtags.builder.build import BuildResult
-from gmtags.builder.controls import Choose, Control, Look, Option, as_json
+from gmtags.builder.controls import (
+    Choose,
+    Control,
+    Count,
+    Group,
+    Look,
+    Note,
+    Option,
+    Pick,
+    Table,
+    as_json,
+    flat,
+)
 from gmtags.builder.party import party_of, party_view
 from gmtags.builder.steps import KINDS
 from gmtags.ruleset.builder import Builder
@@ -28,16 +40,49 @@ def step_view(
     """The controls of step `step_id`, or None when its kind gives no view."""
     step = next((s for s in builder.steps if s.id == step_id), None)
     kind = KINDS.get(step.kind) if step is not None else None
-    if step is None or kind is None or kind.view is None:
+    if step is None or kind is None:
         return None
     entry = next((e for e in result.steps if e["id"] == step_id), {})
     look = Look(
         ruleset, result.answers, result.card, entry, result.pools, result.ledger, builder.steps
     )
-    controls = list(kind.view(look, step))
+    if kind.view is not None:
+        controls = list(kind.view(look, step))
+    else:
+        controls = [Note("This step has no controls of its own here: All fields edits the card.")]
+    if not kind.says_reasons:
+        controls[:0] = [Note(str(reason), "reason") for reason in entry.get("reasons") or ()]
     catalog = getattr(step, "catalog", None) if step.kind == "choices" else None
     controls += [slot_control(look, slot, catalog) for slot in entry.get("choices") or ()]
+    kept = _kept(look, controls)
+    if kept:
+        controls.append(Group("Kept, not counted", tuple(kept)))
     return controls
+
+
+def _kept(look: Look, controls: list[Control]) -> list[Control]:
+    """A line for each answer the step keeps but does not count, that no option of the view
+    already shows with its reason: what it is, as the view names it, and why."""
+    shown = {
+        o.value for c in flat(controls) if isinstance(c, Choose) for o in c.options if o.reason
+    }
+    labels: dict[str, str] = {}
+    for control in flat(controls):
+        if isinstance(control, Choose):
+            labels.update({o.value: o.label for o in control.options})
+        elif isinstance(control, Pick):
+            labels.update({str(v): label for v, label in control.choices})
+        elif isinstance(control, Count):
+            labels[str(control.path[-1])] = control.label
+    rows = any(isinstance(c, Table) and c.off for c in flat(controls))
+    lines: list[Control] = []
+    for item in look.entry.get("inactive") or ():
+        answer = str(item.get("answer"))
+        if answer in shown or (rows and answer.isdigit()):
+            continue
+        label = labels.get(answer) or look.label(answer)
+        lines.append(Note(f"{label}: {item.get('reason', '')}", "warn"))
+    return lines
 
 
 def slot_control(look: Look, slot: Mapping[str, Any], catalog: str | None) -> Choose:

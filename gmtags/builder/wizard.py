@@ -9,22 +9,22 @@ terminal; the command reads the lines with click prompts.
 
 The screen: a top line of the shown steps with their badges
 (`[race✓] subrace✓ class(1) level(1) scores(27 left) …`; a step over its own budget
-`scores(1, 2 over)`; the current step in brackets); the step's body by its kind, every
-choice in it numbered (catalog entries, fields, methods, kits, then the options of each
-choice slot the step shows); the character so far (`character_block`, the GM's sheet
+`scores(1, 2 over)`; the current step in brackets); the step's body, which is its view
+(`gmtags.builder.view`, the same the builder page draws), every control in it numbered
+(`gmtags.builder.wizard_view`); the character so far (`character_block`, the GM's sheet
 block, and the pools). Keys:
 
     n / b          next / back (they never block: a badge is a reminder)
     g <step>       go to a step (its id, label or place in the top line)
-    N              pick or unpick numbered entry N (a kit, a method, a choice option;
-                   a field: prompt for it and the fields after it; a [button]: press it,
-                   as an initialize step's [Set] or a roll step's [Roll … again])
-    N <value>      a field's value (`-` clears it)
-    i N            entry N's summary
-    <ability> <n>  an abilities step's score (`int 15`)
+    N              pick or unpick option N (an entry, a kit, a method, a choice); press
+                   button N ([Set], [Roll … again], [Add a row]); flip a yes/no; for a
+                   value, ask for it and each value after it
+    N <value>      value N (`-` clears it); a count or a point-buy score takes `N +`, `N -`
+    i N            option N's summary
+    <name> <value> the value whose label starts with <name> (`int 15`: Intelligence)
     done           a described character's "Done: let picks change the sheet"
-    = <key> <json> any step's answer key, as JSON (`= dots {"ability/str": 2}`); `= <key>`
-                   drops it: the honest editor for allocate, spend, rows and the rest
+    = <key> <json> any key of the step's answer, as JSON (`= dots {"ability/str": 2}`);
+                   `= <key>` drops it
     u / r          undo / redo an answer
     w              write the card to --out (even with badges pending: they are listed)
     q              quit without writing (a card written before stays as written)
@@ -57,16 +57,12 @@ from gmtags.builder import wizard_view
 from gmtags.builder.answers import read_answers
 from gmtags.builder.build import build_character
 from gmtags.builder.controls import Choose, Control, Flag, Number, Pick, Text, change
-from gmtags.builder.dice import Dice
 from gmtags.builder.view import step_view
 from gmtags.errors import AnswersError
 from gmtags.jsonfile import dumps
 from gmtags.prompt.reminder import character_block
-from gmtags.prompt.text import signed
-from gmtags.ruleset.builder.steps import AbilitiesStep
 from gmtags.ruleset.model import Ruleset
-from gmtags.sheet.values import SheetValues
-from gmtags.state.snapshot import CharacterCard, Snapshot
+from gmtags.state.snapshot import Snapshot
 
 HELP = __doc__.split("Keys:\n\n", 1)[1].split("\n\nDecisions", 1)[0] if __doc__ else ""
 """The keys, as the module doc lists them."""
@@ -155,7 +151,7 @@ class Wizard:
             return command(rest.strip())
         if key.isdigit():
             return self._number(int(key), rest.strip())
-        return self._abilities_score(key, rest.strip())
+        return self._by_name(key, rest.strip())
 
     def _commands(self) -> dict[str, Callable[[str], str]]:
         return {
@@ -323,7 +319,6 @@ class Wizard:
             lines.append("  (not shown for this character: its answers are kept, unused)")
         elif entry.get("required") is False:
             lines.append("  (not required for this character: what it still asks is not counted)")
-        lines += [f"  {reason}" for reason in entry.get("reasons", [])]
         lines += self.body()
         lines += ["", *self.character(), "", "keys: n b g u r w q ?  (N picks, i N shows)"]
         return "\n".join(lines)
@@ -343,128 +338,19 @@ class Wizard:
         return lines
 
     def items(self) -> list[Item]:
-        """The step's numbered things, in the order the body lists them: of a step drawn
-        from its view, what each number uses; else an abilities step's methods, then the
-        options of each choice slot it shows."""
-        controls = self.view()
-        if controls is not None:
-            return [_item(use) for use in wizard_view.numbered(controls)]
-        step = self.model.steps[self.at]
-        entry = self.entry()
-        found: list[Item] = []
-        if isinstance(step, AbilitiesStep):
-            found += [Item("method", m) for m in entry.get("offered", [])]
-        for slot in entry.get("choices", []):
-            values = list(slot["offered"])
-            chosen = self.answers.get("choices", {}).get(slot["key"], [])
-            values += [v for v in chosen if v not in values]
-            found += [Item("choice", v, slot["key"]) for v in values]
-        return found
+        """What each number of the step's body uses, in order (`gmtags.builder.wizard_view`)."""
+        return [_item(use) for use in wizard_view.numbered(self.view())]
 
-    def view(self) -> list[Control] | None:
-        """The step's view, when its kind gives one (`gmtags.builder.wizard_view`)."""
-        return step_view(self.ruleset, self.model, self.result, self.step_id)
+    def view(self) -> list[Control]:
+        """The step's view (`gmtags.builder.view`): what the body shows and numbers."""
+        controls = step_view(self.ruleset, self.model, self.result, self.step_id)
+        return controls if controls is not None else []
 
     def body(self) -> list[str]:
-        controls = self.view()
-        if controls is not None:
-            return wizard_view.lines(controls, self.answers) or ["  (nothing to choose here)"]
-        step = self.model.steps[self.at]
-        entry = self.entry()
-        lines: list[str] = []
-        slot_seen = ""
-        for n, item in enumerate(self.items(), 1):
-            if item.kind == "choice" and item.slot != slot_seen:
-                slot_seen = item.slot
-                lines.append(self._slot_line(entry, item.slot))
-            lines.append(f"  {n:>2}. {self._item_line(entry, item)}")
-        if isinstance(step, AbilitiesStep):
-            lines[len(entry.get("offered", [])) : len(entry.get("offered", []))] = (
-                self._score_table(step)
-            )
-        elif not lines:
-            lines.append("  (nothing to choose here for this character)")
-        return lines
-
-    def _slot_line(self, entry: dict[str, Any], key: str) -> str:
-        slot = next(s for s in entry["choices"] if s["key"] == key)
-        badge = f", {slot['pending']} to choose" if slot["pending"] else ", done"
-        return f"  {key}: choose {slot['count']}{badge}"
-
-    def label(self, item: Item) -> str:
-        """An item's label: the catalog's or the sheet's for its id."""
-        return self.labels.get(item.value, item.value)
-
-    def _item_line(self, entry: dict[str, Any], item: Item) -> str:
-        label = self.label(item)
-        if item.kind == "choice":
-            slot = next(s for s in entry["choices"] if s["key"] == item.slot)
-            active, inactive = slot["active"], slot["inactive"]
-        else:
-            active, inactive = entry.get("active", []), entry.get("inactive", [])
-        reasons = {i["answer"]: i["reason"] for i in inactive}
-        mark = "[x]" if item.value in active else "[!]" if item.value in reasons else "[ ]"
-        text = f"{mark} {label}"
-        if item.value in reasons:
-            text += f"  (kept, not counted: {reasons[item.value]})"
-        return text
-
-    def _score_table(self, step: AbilitiesStep) -> list[str]:
-        """Base (the method's: a typed score, point buy's lowest, else `-` while unassigned),
-        bonus (what picks and choices add on top), total and modifier."""
-        answer = self.answers.get("steps", {}).get(step.id, {})
-        typed = answer.get("scores", {})
-        method = (self.entry().get("active") or [None])[0]
-        lowest = None
-        if method == "pointBuy" and step.methods.point_buy is not None:
-            lowest = int(step.methods.point_buy.costs[0][0])
-        card = CharacterCard.model_validate(self.result.card)
-        values = SheetValues(self.ruleset, card, None)
-        modded = self.ruleset.resolution_common.ability_modifier.op != "identity"
-        lines = ["  ability            base  bonus  total" + ("  mod" if modded else "")]
-        for ability in self.ruleset.sheet.abilities:
-            if ability.value is not None:
-                continue
-            if step.abilities is not None and ability.id not in step.abilities:
-                continue
-            total = int(values.ability_score(ability.id))
-            start = typed.get(ability.id, lowest)
-            base, bonus = ("-", "-") if start is None else (str(start), f"{total - start:+}")
-            mod = f"  {signed(values.ability_mod(ability.id)):>3}" if modded else ""
-            name = f"{ability.id} {ability.label}"[:18]
-            lines.append(f"  {name:<18} {base:>4}  {bonus:>5}  {total:>5}{mod}")
-        pool = self.result.pools.get(step.id)
-        if pool:
-            lines.append(f"  points: {pool['spent']} of {pool['budget']}, {pool['remaining']} left")
-        rolled = self._rolled(step)
-        if rolled:
-            lines.append("  rolled: " + rolled)
-        lines.append("  type `<ability> <score>` (int 15); a number picks a method")
-        return lines
-
-    def _rolled(self, step: AbilitiesStep) -> str:
-        methods, answer = step.methods, self.answers.get("steps", {}).get(step.id, {})
-        if answer.get("method") != "roll" or methods.roll is None:
-            return ""
-        made = answer.get("rolls", {})
-        dice = Dice.of(methods.roll)
-        return ", ".join(
-            f"{dice.total(made[k]['faces'])} {made[k]['faces']}"
-            for k in sorted(made, key=lambda k: int(k) if k.isdigit() else 0)
-            if "faces" in made[k]
-        )
-
-    # -- the step's own editing -------------------------------------------------
+        return wizard_view.lines(self.view(), self.answers) or ["  (nothing to choose here)"]
 
     def _number(self, number: int, rest: str) -> str:
-        controls = self.view()
-        if controls is not None:
-            return self._use(wizard_view.numbered(controls), number, rest)
-        items = self.items()
-        if not 1 <= number <= len(items):
-            span = f"1-{len(items)}" if items else "none here"
-            return f"no entry {number} here ({span}); nothing changed"
-        return self._toggle(items[number - 1])
+        return self._use(wizard_view.numbered(self.view()), number, rest)
 
     def _use(self, uses: list[wizard_view.Use], number: int, rest: str) -> str:
         """Number `number` of a step drawn from its view (`gmtags.builder.wizard_view`): a
@@ -472,8 +358,8 @@ class Wizard:
         if not 1 <= number <= len(uses):
             span = f"1-{len(uses)}" if uses else "none here"
             return f"no entry {number} here ({span}); nothing changed"
-        control = uses[number - 1][0]
-        if not rest and isinstance(control, Number | Text | Pick):
+        control, value = uses[number - 1]
+        if not rest and value is None and isinstance(control, Number | Text | Pick):
             typed = [c for c, _ in uses if isinstance(c, Number | Text | Pick | Flag)]
             self.asking = typed[typed.index(control) :]
             return "enter a value; empty keeps it, - clears it"
@@ -484,35 +370,6 @@ class Wizard:
         if not taken:
             return note
         return self._change(lambda answers: change(answers, use[0], value), note)
-
-    def _toggle(self, item: Item) -> str:
-        label = self.label(item)
-
-        def edit(answers: dict[str, Any]) -> None:
-            if item.kind == "method":
-                self._step_answer(answers)["method"] = item.value
-                return
-            slot = next(s for s in self.entry()["choices"] if s["key"] == item.slot)
-            holder = answers.setdefault("choices", {})
-            chosen = list(holder.get(item.slot, []))
-            if item.value in chosen:
-                chosen.remove(item.value)
-            elif slot["count"] == 1:
-                chosen = [item.value]
-            else:
-                chosen.append(item.value)
-            holder[item.slot] = chosen
-
-        was = item.value in self._chosen(item)
-        verb = "method" if item.kind == "method" else "unpicked" if was else "picked"
-        return self._change(edit, f"{verb} {label}")
-
-    def _chosen(self, item: Item) -> list[str]:
-        if item.kind == "choice":
-            chosen: list[str] = self.answers.get("choices", {}).get(item.slot, [])
-            return chosen
-        answer = self.answers.get("steps", {}).get(self.step_id, {})
-        return list(answer.get("picks" if item.kind == "pick" else "kits", []))
 
     def _answer_asked(self, line: str) -> str:
         asked = self.asking[0]
@@ -525,35 +382,20 @@ class Wizard:
             return note.split("\n", 1)[0] if note else ""
         return note or self.screen()
 
-    def _abilities_score(self, key: str, rest: str) -> str:
-        step = self.model.steps[self.at]
-        ability = next(
-            (
-                a.id
-                for a in self.ruleset.sheet.abilities
-                if key.lower() in (a.id.lower(), a.label.lower())
-            ),
-            None,
-        )
-        if not isinstance(step, AbilitiesStep) or ability is None:
-            return f"unknown key {key!r}; ? lists the keys"
-        try:
-            score = int(rest)
-        except ValueError:
-            return f"{ability}: {rest!r} is not a whole number; nothing changed"
-
-        def edit(answers: dict[str, Any]) -> None:
-            answer = self._step_answer(answers)
-            answer.setdefault("method", self.entry().get("active", [None])[0] or "manual")
-            answer.setdefault("scores", {})[ability] = score
-
-        return self._change(edit, f"{ability} {score}")
+    def _by_name(self, key: str, rest: str) -> str:
+        """`<name> <value>`: the value a control of the step's view takes, found by the last
+        word of its name or the start of its label (`int 15`: Intelligence's score)."""
+        uses = wizard_view.numbered(self.view())
+        word = key.casefold()
+        for place, (control, value) in enumerate(uses, 1):
+            name = str(getattr(control, "name", "")).casefold()
+            label = str(getattr(control, "label", "")).casefold()
+            if value is None and rest and (name.endswith("-" + word) or label.startswith(word)):
+                return self._use(uses, place, rest)
+        return f"unknown key {key!r}; ? lists the keys"
 
     def _info(self, rest: str) -> str:
-        controls = self.view()
-        if controls is None:
-            return "i N: only on a step of entries to choose"
-        uses = wizard_view.numbered(controls)
+        uses = wizard_view.numbered(self.view())
         if not rest.isdigit() or not 1 <= int(rest) <= len(uses):
             return f"no entry {rest or '?'} here; i N shows entry N"
         control, value = uses[int(rest) - 1]

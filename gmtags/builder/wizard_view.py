@@ -10,7 +10,7 @@ clears it); a count takes `N +`, `N -` or `N <count>`.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from gmtags.builder.controls import (
@@ -27,6 +27,7 @@ from gmtags.builder.controls import (
     Table,
     Text,
     at,
+    flat,
 )
 
 Use = tuple[Control, Any]
@@ -36,26 +37,14 @@ Typed = Number | Text | Pick | Flag
 """Controls the wizard asks a value for."""
 
 
-def flat(controls: Sequence[Control]) -> Iterator[Control]:
-    """The controls in order, a group's in its place."""
-    for control in controls:
-        if isinstance(control, Group):
-            yield control
-            yield from flat(control.controls)
-        elif isinstance(control, Table):
-            yield control
-            for row in control.rows:
-                yield from flat(row)
-        else:
-            yield control
-
-
 def numbered(controls: Sequence[Control]) -> list[Use]:
     """What each number uses, in the order `lines` shows them."""
     found: list[Use] = []
     for control in flat(controls):
         if isinstance(control, Choose):
             found += [(control, option.value) for option in control.options]
+        elif isinstance(control, Pick) and control.radios:
+            found += [(control, value) for value, _ in control.choices]
         elif not isinstance(control, Fact | Note | Group | Table):
             found.append((control, None))
     return found
@@ -84,25 +73,44 @@ def hint(control: Typed) -> str:
 def lines(controls: Sequence[Control], answers: Mapping[str, Any]) -> list[str]:
     """The step's body: its facts and notes, and its controls numbered (module doc)."""
     out: list[str] = []
-    number = 0
-    for control in flat(controls):
+    _draw(controls, answers, out, [0])
+    return out
+
+
+def _draw(
+    controls: Sequence[Control], answers: Mapping[str, Any], out: list[str], number: list[int]
+) -> None:
+    for control in controls:
         if isinstance(control, Fact):
             out.append(f"  {control.label}: {control.value}")
         elif isinstance(control, Note):
             out.append(f"  {control.text}")
         elif isinstance(control, Group):
             out.append(f"  {control.label}:")
+            _draw(control.controls, answers, out, number)
         elif isinstance(control, Table):
             out.append(f"  {control.label} ({', '.join(control.columns)}):")
+            for row in control.rows:
+                if any(isinstance(cell, Fact) for cell in row):
+                    out.append(_fact_row(row, answers, number))
+                else:
+                    _draw(row, answers, out, number)
+        elif isinstance(control, Pick) and control.radios:
+            out.append(f"  {control.label}")
+            now = at(answers, control.path)
+            now = control.value if now is None else now
+            for value, label in control.choices:
+                number[0] += 1
+                out.append(f"  {number[0]:>2}. ({'•' if value == now else ' '}) {label}")
         elif isinstance(control, Choose):
             if control.label:
                 out.append(f"  {control.label}")
             if not control.options and control.empty:
                 out.append(f"  ({control.empty})")
             for option in control.options:
-                number += 1
+                number[0] += 1
                 mark = "[!]" if option.reason else "[x]" if option.chosen else "[ ]"
-                text = f"  {number:>2}. {mark} {option.label}"
+                text = f"  {number[0]:>2}. {mark} {option.label}"
                 if option.reason:
                     text += f"  (kept, not counted: {option.reason})"
                 about = option.summary or ", ".join(option.details)
@@ -110,16 +118,35 @@ def lines(controls: Sequence[Control], answers: Mapping[str, Any]) -> list[str]:
                     text += f" - {about[:60]}{'…' if len(about) > 60 else ''}"
                 out.append(text)
         else:
-            number += 1
-            if isinstance(control, Press):
-                shut = " (not now)" if control.disabled else ""
-                out.append(f"  {number:>2}. [{control.label}]{shut}")
-            elif isinstance(control, Count):
-                gives = f" {control.shown}" if control.shown else ""
-                out.append(f"  {number:>2}. {control.label}:{gives}  [{control.count}]")
-            else:
-                out.append(f"  {number:>2}. {control.label}: {shown(control, answers)}")
-    return out
+            number[0] += 1
+            out.append(f"  {number[0]:>2}. {_used(control, answers)}")
+
+
+def _used(control: Control, answers: Mapping[str, Any]) -> str:
+    """A numbered control's line after its number."""
+    if isinstance(control, Press):
+        return f"[{control.label}]" + (" (not now)" if control.disabled else "")
+    if isinstance(control, Count):
+        gives = f" {control.shown}" if control.shown else ""
+        return f"{control.label}:{gives}  [{control.count}]"
+    if isinstance(control, Number | Text | Pick | Flag):
+        return f"{control.label}: {shown(control, answers)}"
+    return ""
+
+
+def _fact_row(row: Sequence[Control], answers: Mapping[str, Any], number: list[int]) -> str:
+    """A table row of facts on one line (an ability's base, bonus, total), numbered by the
+    control that sets it, its value in brackets."""
+    facts = [cell for cell in row if isinstance(cell, Fact)]
+    used = [cell for cell in row if not isinstance(cell, Fact)]
+    head, *rest = facts
+    text = f"{head.value:<14} " + "  ".join(f"{f.label.lower()} {f.value}" for f in rest if f.value)
+    if not used:
+        return f"      {text}"
+    number[0] += 1
+    control = used[0]
+    value = shown(control, answers) if isinstance(control, Number | Text | Pick | Flag) else ""
+    return f"  {number[0]:>2}. {text}  [{value}]"
 
 
 def value_of(use: Use, rest: str, answers: Mapping[str, Any]) -> tuple[bool, Any, str]:
@@ -131,6 +158,9 @@ def value_of(use: Use, rest: str, answers: Mapping[str, Any]) -> tuple[bool, Any
         label = next((o.label for o in control.options if o.value == option), option)
         verb = "unpicked" if isinstance(chosen, list) and option in chosen else "picked"
         return True, option, f"{verb} {label}"
+    if isinstance(control, Pick) and option is not None:
+        label = next((label for v, label in control.choices if v == option), option)
+        return True, option, f"{control.label}: {label}"
     if isinstance(control, Press):
         if control.disabled:
             return False, None, f"{control.label}: not now; nothing changed"
@@ -147,6 +177,16 @@ def value_of(use: Use, rest: str, answers: Mapping[str, Any]) -> tuple[bool, Any
         return True, step, f"{control.label} {control.count + step}"
     if isinstance(control, Fact | Note | Group | Table):
         return False, None, "nothing to use there"
+    if isinstance(control, Number) and control.buttons and rest in ("+", "-"):
+        now = at(answers, control.path)
+        now = control.value if not isinstance(now, int | float) else now
+        step = 1 if rest == "+" else -1
+        moved = (now or 0) + step
+        if (control.high is not None and moved > control.high) or (
+            control.low is not None and moved < control.low
+        ):
+            return False, None, f"{control.label}: no further that way; nothing changed"
+        return True, moved, f"{control.label} = {moved}"
     if rest == "-" or (rest == "" and not isinstance(control, Flag)):
         return True, None, f"{control.label} cleared"
     if isinstance(control, Flag):
@@ -164,10 +204,11 @@ def value_of(use: Use, rest: str, answers: Mapping[str, Any]) -> tuple[bool, Any
         label = next(label for v, label in control.choices if v == found)
         return True, found, f"{control.label} = {label}"
     if isinstance(control, Number):
+        what = "a whole number" if control.whole else "a number"
         try:
             number = float(rest)
         except ValueError:
-            return False, None, f"{control.label}: {rest!r} is not a number; nothing changed"
+            return False, None, f"{control.label}: {rest!r} is not {what}; nothing changed"
         if control.whole and not number.is_integer():
             return False, None, f"{control.label}: {rest!r} is not a whole number; nothing changed"
         typed = int(number) if number.is_integer() else number
@@ -186,4 +227,4 @@ def _whole(text: str) -> int | None:
     return found if isinstance(found, int) and not isinstance(found, bool) else None
 
 
-__all__ = ["Typed", "Use", "flat", "hint", "lines", "numbered", "shown", "value_of"]
+__all__ = ["Typed", "Use", "hint", "lines", "numbered", "shown", "value_of"]

@@ -84,17 +84,17 @@ class TestCharacter:
         expect(page.locator('[data-badge="class"]')).to_have_text("✓")
 
         open_step(page, "scores")
-        points = page.locator('[data-points="scores"]')
-        expect(points).to_have_text("27")
+        points = page.locator('[data-pool="scores"]')
+        expect(points).to_have_text("Points left: 27 of 27")
         page.get_by_role("button", name="Raise Intelligence").click()
-        expect(points).to_have_text("26")
+        expect(points).to_have_text("Points left: 26 of 27")
         for _ in range(6):
             page.get_by_role("button", name="Raise Intelligence").click()
         expect(page.locator('[data-base="int"]')).to_have_text("15")
-        expect(points).to_have_text("18")
+        expect(points).to_have_text("Points left: 18 of 27")
         expect(page.locator('[data-total="int"]')).to_have_text("16")  # High Elf: +1
         page.get_by_role("button", name="Raise Dexterity").click()
-        expect(points).to_have_text("17")
+        expect(points).to_have_text("Points left: 17 of 27")
 
         open_step(page, "skills")
         expect(page.locator('[data-badge="skills"]')).to_have_text("2")
@@ -193,7 +193,7 @@ class TestCharacter:
         page.get_by_label("Strength", exact=True).select_option(rolled)
         expect(page.locator('[data-base="str"]')).to_have_text(rolled)
         page.get_by_label("Point buy", exact=True).check()
-        expect(page.locator('[data-points="scores"]')).to_have_text("27")
+        expect(page.locator('[data-pool="scores"]')).to_have_text("Points left: 27 of 27")
 
         open_step(page, "level")
         page.get_by_label("Level", exact=True).fill("3")
@@ -258,7 +258,7 @@ class TestCharacter:
         page.get_by_label("Intelligence", exact=True).fill("9")
         expect(page.locator('[data-base="int"]')).to_have_text("9")
         page.get_by_label("Point buy", exact=True).check()
-        expect(page.locator('[data-points="scores"]')).to_have_text("-1")
+        expect(page.locator('[data-pool="scores"]')).to_have_text("Points left: -1 of 27")
         expect(page.locator('[data-badge="scores"]')).to_have_text("1 · 1 over")
         expect(page.locator(".gb-reasons")).to_have_text("1 point over budget (28 spent of 27)")
         expect(page.locator("[data-waiting]")).to_have_text(
@@ -343,7 +343,9 @@ class TestPointBuyOnly:
         open_step(page, "scores")
         expect(page.locator('[data-badge="scores"]')).to_have_text("1")
         expect(page.locator(".gb-reasons")).to_have_count(0)
-        expect(page.locator('[data-lone="pointBuy"]')).to_contain_text("first change")
+        expect(page.locator("#gb-body")).to_contain_text(
+            "Point buy is this step's only method: your first change to a score chooses it"
+        )
         expect(page.get_by_label("Point buy", exact=True)).not_to_be_checked()
         expect(page.get_by_label("Intelligence", exact=True)).to_have_value("8")
         expect(page.locator('[data-base="int"]')).to_have_text("8")
@@ -355,8 +357,8 @@ class TestPointBuyOnly:
 
         sent = len(bodies)
         page.get_by_role("button", name="Raise Intelligence").click()
-        points = page.locator('[data-points="scores"]')
-        expect(points).to_have_text("26")
+        points = page.locator('[data-pool="scores"]')
+        expect(points).to_have_text("Points left: 26 of 27")
         expect(page.get_by_label("Point buy", exact=True)).to_be_checked()
         expect(page.locator('[data-badge="scores"]')).to_have_text("26 left")
         expect(page.locator('[data-total="int"]')).to_have_text("9")
@@ -365,7 +367,7 @@ class TestPointBuyOnly:
         strength = page.get_by_label("Strength", exact=True)
         strength.fill("14")
         expect(page.locator('[data-base="str"]')).to_have_text("14")
-        expect(points).to_have_text("19")
+        expect(points).to_have_text("Points left: 19 of 27")
         expect(page.get_by_label("Strength", exact=True)).to_have_value("14")
         sent = len(bodies)
         strength.fill("20")
@@ -379,7 +381,7 @@ class TestPointBuyOnly:
         page.get_by_role("button", name="Lower Strength").click()
         expect(page.locator('[data-base="str"]')).to_have_text("13")
         expect(page.get_by_label("Strength", exact=True)).to_have_value("13")
-        expect(points).to_have_text("21")
+        expect(points).to_have_text("Points left: 21 of 27")
         assert errors == []
 
     def test_no_half_sheet_before_a_method(

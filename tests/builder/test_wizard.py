@@ -21,7 +21,7 @@ FIVE_E = load_ruleset(RULESET_PATH)
 
 HALF_ELF_WIZARD = [
     *["5", "g class", "4", "n", "3", "n", "1 1", "2 Neutral Good", "n"],
-    *["str 8", "dex 14", "con 13", "int 15", "wis 12", "cha 10", "6", "7", "n"],
+    *["str 8", "dex 14", "con 13", "int 15", "wis 12", "cha 10", "12", "13", "n"],
     *["10", "15", "18", "17", "n", "2", "21", "23", "n", "1", "3", "2", "n", "n", "4"],
     *["g start", "1"],
 ]
@@ -191,12 +191,20 @@ class TestAbilities:
         w = wizard()
         w.feed("5")
         text = w.feed("g scores")
-        assert "  ability            base  bonus  total  mod" in text
-        assert "  cha Charisma          8     +2     10   +0" in text
+        assert "  Scores (Ability, Base, Bonus, Total, Mod, Set):" in text
+        assert "  10. Charisma       base 8  bonus +2  total 10  mod +0  [8]" in text
         text = w.feed("int 15")
-        assert "  int Intelligence     15     +0     15   +2" in text
-        assert "  points: 9 of 27, 18 left" in text
+        assert "   8. Intelligence   base 15  bonus +0  total 15  mod +2  [15]" in text
+        assert "  Points left: 18 of 27" in text
         assert "scores(2, 18 left)" in text.splitlines()[1]
+
+    def test_a_point_buy_score_steps_within_the_table(self) -> None:
+        """`N +` and `N -` step a point-buy score by one, never past the table."""
+        w = wizard()
+        w.feed("g scores")
+        assert w.feed("8 +").startswith("Intelligence = 9")
+        assert w.feed("8 -").startswith("Intelligence = 8")
+        assert w.feed("8 -") == "Intelligence: no further that way; nothing changed"
 
     def test_over_budget_the_badge_and_its_reason(self) -> None:
         """004: an overspent budget shows "puntos restantes negativos"; the top line says how far
@@ -206,7 +214,7 @@ class TestAbilities:
         text = w.feed("int 10")
         assert "[scores(1, 2 over)]" in text.splitlines()[1]
         assert "  2 points over budget (29 spent of 27)" in text.splitlines()
-        assert "  points: 29 of 27, -2 left" in text.splitlines()
+        assert "  Points left: -2 of 27" in text.splitlines()
 
     def test_a_method_by_number_and_the_race_choice(self) -> None:
         """A method by its number; a race's ability choice shows as a bonus."""
@@ -215,8 +223,8 @@ class TestAbilities:
         answer = w.answers["steps"]["scores"]
         assert answer == {"method": "standardArray", "scores": {"int": 15, "cha": 13}}
         text = w.feed(number(w, "dex", "race/half-elf/abilities.0"))
-        assert "  cha Charisma         13     +2     15   +2" in text
-        assert "  dex Dexterity         -      -     11   +0" in text
+        assert "  10. Charisma       base 13  bonus +2  total 15  mod +2  [13]" in text
+        assert "   6. Dexterity      base —  bonus —  total 11  mod +0  [-]" in text
         assert w.answers["choices"] == {"race/half-elf/abilities.0": ["dex"]}
 
     def test_a_rolled_set_is_shown_and_handed_out(self) -> None:
@@ -224,17 +232,19 @@ class TestAbilities:
         w = wizard()
         w.feed("g scores")
         text = w.feed("3")
-        assert "  rolled: 14 [5, 3, 6, 3], 12 [6, 4, 2, 2], 11 [5, 2, 1, 4], 10 [3" in text
+        assert "  Rolled: 14 (5 3 6 3), 12 (6 4 2 2), 11 (5 2 1 4), 10 (3" in text
         assert "[scores(6)]" in text
         text = w.feed("int 14")
-        assert "  int Intelligence     14     +0     14   +2" in text and "[scores(5)]" in text
-        assert w.feed("u").startswith("undone") and "rolled: 14 [5, 3, 6, 3]" in w.screen()
+        assert "   8. Intelligence   base 14  bonus +0  total 14  mod +2  [14]" in text
+        assert "[scores(5)]" in text
+        assert "Left to assign: 12, 11, 10, 8, 10" in text
+        assert w.feed("u").startswith("undone") and "Rolled: 14 (5 3 6 3)" in w.screen()
 
     def test_a_score_that_is_not_a_number(self) -> None:
         """A score that is not a whole number is said; off an abilities step, an unknown key."""
         w = wizard()
         w.feed("g scores")
-        assert w.feed("int high") == "int: 'high' is not a whole number; nothing changed"
+        assert w.feed("int high") == ("Intelligence: 'high' is not a whole number; nothing changed")
         assert wizard().feed("int 15") == "unknown key 'int'; ? lists the keys"
 
 
@@ -395,7 +405,7 @@ class TestOtherKinds:
         """CoC's characteristics are their own numbers: no modifier column."""
         coc = load_ruleset(FIXTURES / "rulesets" / "builder" / "coc-builder.json")
         text = Wizard(coc, seed=7).start()
-        assert "  ability            base  bonus  total\n" in text
+        assert "  Scores (Ability, Base, Bonus, Total, Set):" in text
 
     def test_a_key_that_does_not_fit_is_said_and_ignored(self) -> None:
         """Bad JSON or a key the answers refuse is said; nothing changes."""

@@ -236,7 +236,6 @@ BODY = """<p class="gb-chat">{chat_line}</p>
  aria-label="The {what} so far"></aside>
 </div>
 <script type="application/json" id="gb-data">{data}</script>
-<script src="/gmtags/static/builder/builder-steps.js" defer></script>
 <script src="/gmtags/static/builder/builder-view.js" defer></script>
 <script src="/gmtags/static/builder/builder.js" defer></script>
 """

@@ -8,7 +8,7 @@
  * empties it), `number`, `text`, `pick` and `flag` put the value given there (empty drops
  * it), `count` raises or lowers the count there by one (0 drops it), `press` puts its
  * `value` there (or appends it, or removes that index: `op`); `fact`, `note` and `group`
- * change nothing. What is checked and typed is read from the answers as they stand, so a
+ * change nothing (a note of tone `reason` is listed with the step's other reasons). What is checked and typed is read from the answers as they stand, so a
  * click shows before its build answers, and quick clicks each count. Every text goes in
  * with textContent only.
  */
@@ -75,7 +75,23 @@
         } else next = control.type === "press" ? control.value : value;
         if (next === null || next === undefined) delete holder[last];
         else holder[last] = next;
+        let more = control.also || [];
+        if (control.type === "pick") {
+          const found = (control.then || []).find(([v]) => v === value);
+          if (found) more = more.concat(found[1]);
+        }
+        more.forEach(([path, extra]) => apply(doc, path, extra));
       });
+    }
+
+    function apply(doc, path, value) {
+      // A further write of a control (`also`, `then`): `value` at `path`, null drops it.
+      if (path.some((key) => UNSAFE.has(key))) return;
+      const holder = holderOf(doc, path.slice(0, -1));
+      const last = path[path.length - 1];
+      if (!holder || typeof holder !== "object" || Array.isArray(holder) || typeof last !== "string") return;
+      if (value === null || value === undefined) delete holder[last];
+      else holder[last] = value;
     }
 
     function idOf(step, control, more) {
@@ -124,6 +140,16 @@
       const value = valueOf(control);
       const shown = value === null || value === undefined ? "" : String(value);
       let input;
+      if (control.type === "pick" && control.radios) {
+        const name = id;
+        return el("fieldset", { class: "gb-methods" }, el("legend", {}, control.label),
+          control.choices.map(([v, label]) => {
+            const one = id + "-" + slug(v);
+            return el("label", { for: one }, el("input", { type: "radio", name, id: one, checked: v === value,
+              onchange: () => put(control, v) }), " ", label);
+          }));
+      }
+      if (control.type === "number" && control.buttons) return stepped(step, control, id, value);
       if (control.type === "pick") {
         input = el("select", { id, onchange: (e) => {
           const found = control.choices.find(([v]) => String(v) === e.target.value);
@@ -150,6 +176,34 @@
       return el("div", { class: "gb-field" }, el("label", { for: id }, control.label), input);
     }
 
+    function stepped(step, control, id, value) {
+      // A number typed or stepped by − and +, within its limits: typed text off the limits
+      // is marked and not sent (leaving the box puts the number back); a step reads the
+      // answers at the click, so quick clicks each count.
+      const low = control.low;
+      const high = control.high;
+      const valid = (text) => /^-?\d+$/.test(text) && (low === null || Number(text) >= low) && (high === null || Number(text) <= high);
+      const mark = (box, ok) => {
+        box.setAttribute("aria-invalid", String(!ok));
+        box.setCustomValidity(ok ? "" : "A number from " + low + " to " + high);
+      };
+      const now = () => { const had = at(answers(), control.path); return Number.isInteger(had) ? had : control.value; };
+      const bump = (by) => {
+        const next = (now() || 0) + by;
+        if ((low !== null && next < low) || (high !== null && next > high)) return;
+        put(control, next);
+      };
+      const box = el("input", { type: "number", id, "aria-label": control.label, min: low, max: high, step: "1",
+        inputmode: "numeric", class: "gb-score", value: value === null || value === undefined ? "" : String(value),
+        oninput: (e) => { const text = e.target.value.trim(); mark(e.target, valid(text)); if (valid(text)) put(control, Number(text)); },
+        onchange: (e) => { if (valid(e.target.value.trim())) return; e.target.value = String(now()); mark(e.target, true); } });
+      return el("span", { class: "gb-stepper" }, box,
+        el("button", { type: "button", "aria-label": "Lower " + control.label, id: id + "-lower",
+          disabled: low !== null && value !== null && value <= low, onclick: () => bump(-1) }, "−"),
+        el("button", { type: "button", "aria-label": "Raise " + control.label, id: id + "-raise",
+          disabled: high !== null && value !== null && value >= high, onclick: () => bump(1) }, "+"));
+    }
+
     function count(step, control) {
       const id = idOf(step, control);
       const now = at(answers(), control.path);
@@ -169,27 +223,48 @@
 
     function table(step, control) {
       // Each row's controls in its cells, their labels read by screen readers only.
+      const wide = Math.max(0, ...control.rows.map((row) => row.length));
       const head = el("tr", {}, control.columns.map((c) => el("th", { scope: "col" }, c)),
-        el("th", { scope: "col" }, el("span", { class: "gb-sr" }, "Remove")));
+        wide > control.columns.length ? el("th", { scope: "col" }, el("span", { class: "gb-sr" }, "Remove")) : null);
       const body = control.rows.map((row, n) => el("tr", { class: control.off.includes(n) ? "gb-off" : null },
-        row.map((cell) => {
+        row.map((cell, place) => {
+          if (cell.type === "fact") {
+            const attrs = { "data-label": cell.label };
+            if (cell.mark) {
+              const [key, value] = cell.mark.split(":");
+              attrs["data-" + key.replace(/[^a-z-]/g, "")] = value;
+            }
+            return place === 0 ? el("th", { scope: "row" }, cell.value) : el("td", attrs, cell.value);
+          }
           const drawn = cell.type === "press" ? press(step, cell) : typed(step, cell);
           const label = drawn.querySelector && drawn.querySelector("label");
           if (label) label.className = "gb-sr";
-          return el("td", {}, drawn);
+          return el("td", { class: "gb-set" }, drawn);
         })));
-      return el("table", { class: "gb-rows", "aria-label": control.label }, el("thead", {}, head), el("tbody", {}, body));
+      // Rows headed by a fact (a score's ability) fold in two on a phone; rows of inputs stack.
+      const headed = control.rows.some((row) => row.length && row[0].type === "fact");
+      return el("table", { class: headed ? "gb-scores gb-edit" : "gb-rows", "aria-label": control.label },
+        el("thead", {}, head), el("tbody", {}, body));
     }
 
     function note(control) {
       const tone = control.tone === "points" ? "gb-points" : control.tone === "over" ? "gb-points gb-over"
         : control.tone === "warn" ? "gb-warn" : "gb-note";
-      return el("p", { class: tone, "data-pool": control.pool || null }, control.text);
+      return el("p", { class: tone, "data-pool": control.pool || null, "aria-live": control.pool ? "polite" : null }, control.text);
     }
 
-    function draw(step, controls, into) {
+    function draw(step, controls, into, optional) {
       let list = null;
+      let reasons = null;
       for (const control of controls) {
+        if (control.type === "note" && control.tone === "reason") {
+          if (!reasons) {
+            into.append(reasons = el("ul", { class: "gb-reasons", "aria-label": optional ? "What this step notes" : "Why this step waits" }));
+          }
+          reasons.append(el("li", {}, control.text));
+          continue;
+        }
+        reasons = null;
         if (control.type === "fact" || control.type === "count") {
           if (!list) into.append(list = el("ul", { class: "gb-targets", role: "list" }));
           list.append(control.type === "fact"
@@ -212,8 +287,8 @@
       return into;
     }
 
-    return function render(step, controls) {
-      return draw(step, controls, el("div", { class: "gb-view" }));
+    return function render(step, controls, optional) {
+      return draw(step, controls, el("div", { class: "gb-view" }), optional);
     };
   };
 })();

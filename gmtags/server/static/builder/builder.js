@@ -22,10 +22,6 @@
   const fields = byId(sheet.fields);
   const lists = byId(sheet.lists);
   const tiers = byId(data.tiers);
-  const METHODS = {
-    pointBuy: "Point buy", standardArray: "Standard array", roll: "Roll a set",
-    rolls: "Roll each score", manual: "Manual entry",
-  };
   const DEBOUNCE = 120;
   const MAX_UNDO = 200;
 
@@ -80,28 +76,9 @@
     return found ? found.label : null;
   }
 
-  function anyLabel(id, catalogId) {
-    if (catalogId) {
-      const found = entryLabel(catalogId, id);
-      if (found) return found;
-    }
-    for (const group of [skills, saves, abilities, fields]) if (group[id]) return group[id].label || id;
-    for (const catalog of data.catalogs) {
-      const found = catalog.entries.find((e) => e.id === id);
-      if (found) return found.label;
-    }
-    return String(id);
-  }
-
   function refLabel(ref) {
     const [catalogId, id] = String(ref).split("/");
     return entryLabel(catalogId, id) || String(ref);
-  }
-
-  function summaryOf(catalogId, id) {
-    const catalog = catalogs[catalogId];
-    const found = catalog && catalog.entries.find((e) => e.id === id);
-    return found && found.summary ? found.summary : "";
   }
 
   function modifier(score) {
@@ -115,11 +92,6 @@
       return chosen;
     }
     return null;
-  }
-
-  function diceTotal(dice, faces) {
-    const kept = [...faces].sort((a, b) => b - a).slice(0, dice.keep || dice.count);
-    return (kept.reduce((a, b) => a + b, 0) + (dice.add || 0)) * (dice.multiplier || 1);
   }
 
   function tierId(value) { return value && typeof value === "object" ? value.tier : value; }
@@ -394,61 +366,9 @@
     if (entry && !entry.shown) body.append(el("p", { class: "gb-note" }, "Not shown for this character: its answers are kept, unused."));
     const optional = entry && entry.shown && entry.required === false;
     if (optional) body.append(el("p", { class: "gb-note", "data-required": "no" }, "Not required for this character: what it still asks is not counted."));
-    // A lone method not yet chosen says so in its own words, beside its controls.
-    const reasons = (entry && !KINDS.loneMethod(step, entry) && entry.reasons) || [];
-    if (reasons.length) body.append(el("ul", { class: "gb-reasons", "aria-label": optional ? "What this step notes" : "Why this step waits" }, reasons.map((r) => el("li", {}, r))));
-    const controls = res.view && Object.prototype.hasOwnProperty.call(res.view, step.id) ? res.view[step.id] : null;
-    const render = KINDS.bodies[step.kind];
-    if (controls) body.append(drawView(step, controls));
-    else if (render) body.append(render(step, entry || {}));
-    else body.append(el("p", {}, "This step kind has no editor here: use All fields."));
-    const slots = (!controls && entry && entry.choices) || []; // a view holds its own
-    slots.forEach((slot) => body.append(KINDS.slotView(step, slot)));
-    const inactive = (entry && entry.inactive) || [];
-    if (inactive.length) {
-      body.append(el("div", { class: "gb-inactive" },
-        el("h3", {}, "Kept, not counted"),
-        el("ul", {}, inactive.map((i) => el("li", {}, answerLabel(step, i.answer) + ": " + i.reason)))));
-    }
+    const controls = res.view && Object.prototype.hasOwnProperty.call(res.view, step.id) ? res.view[step.id] : [];
+    body.append(drawView(step, controls, optional));
     return body;
-  }
-
-  function answerLabel(step, answer) {
-    if (step.kind === "catalog") return anyLabel(answer, step.catalog);
-    if (step.kind === "rows") return "Row " + (Number(answer) + 1);
-    if (step.kind === "startingGear") {
-      const kit = step.kits.find((k) => k.id === answer);
-      return kit ? kit.label : String(answer);
-    }
-    if (step.kind === "spend") {
-      const offer = step.offers.find((o) => o.id === answer);
-      return offer ? offer.label : String(answer);
-    }
-    if (step.kind === "allocate") return targetLabel(String(answer));
-    if (step.kind === "abilities") return METHODS[answer] || String(answer);
-    return anyLabel(answer, step.catalog);
-  }
-
-  function choiceBox(opts) {
-    // One selectable card (a catalog entry, a kit, a choice option): a checkbox with its
-    // label, or a radio of the group `opts.name` where one pick replaces the other.
-    const id = opts.id;
-    const box = el("input", { type: opts.radio ? "radio" : "checkbox", name: opts.name, id,
-      checked: opts.checked, disabled: opts.disabled, onchange: opts.toggle });
-    const parts = [el("label", { for: id, class: "gb-card-label" }, box, " ", opts.label)];
-    if (opts.reason) parts.push(el("p", { class: "gb-warn" }, "Kept, not counted: " + opts.reason));
-    if (opts.detail) parts.push(opts.detail);
-    if (opts.summary) parts.push(el("details", {}, el("summary", {}, "Info"), el("p", {}, opts.summary)));
-    return el("li", { class: "gb-card" + (opts.checked ? " gb-picked" : "") + (opts.reason ? " gb-off" : "") }, parts);
-  }
-
-  function toggled(list, value, single) {
-    const chosen = [...(list || [])];
-    const place = chosen.indexOf(value);
-    if (place >= 0) chosen.splice(place, 1);
-    else if (single) return [value];
-    else chosen.push(value);
-    return chosen;
   }
 
   function fieldInput(id, shape, value, set, labelText) {
@@ -480,12 +400,6 @@
         oninput: (e) => set(e.target.value === "" ? null : e.target.value) });
     }
     return el("div", { class: "gb-field" }, el("label", { for: id }, labelText), input);
-  }
-
-  function targetLabel(key) {
-    const [kind, id] = key.split("/");
-    const group = { ability: abilities, skill: skills, save: saves, field: fields }[kind];
-    return (group && group[id] && group[id].label) || id;
   }
 
   // -- All fields ------------------------------------------------------------------
@@ -713,13 +627,6 @@
       el("dd", {}, items.map((r) => r.name || Object.values(r)[0]).join(", "))]);
     return el("dl", { class: "gb-facts" }, rows, listed);
   }
-
-  const KINDS = window.gmtagsBuilderSteps({
-    el, slug, signed, change, current, stepAnswer, cardOf, anyLabel, refLabel, summaryOf, modifier,
-    diceTotal, fieldInput, choiceBox, toggled, targetLabel, tierId, tierLabel, untrained, data,
-    sheet, fields, abilities, lists, catalogs, METHODS, steps,
-    res: () => res, answers: () => answers,
-  });
 
   const drawView = window.gmtagsBuilderView({ el, slug, change, answers: () => answers });
 
