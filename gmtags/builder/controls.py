@@ -189,6 +189,16 @@ class Press:
 
 
 @dataclass(frozen=True)
+class Visit:
+    """What opening the step writes, not an undo step of its own (a rows step's `visited`,
+    which adds its counted rows)."""
+
+    path: Path
+    value: Any
+    type: Literal["visit"] = "visit"
+
+
+@dataclass(frozen=True)
 class Fact:
     label: str
     value: str
@@ -197,7 +207,7 @@ class Fact:
     type: Literal["fact"] = "fact"
 
 
-Control = Choose | Number | Text | Pick | Flag | Count | Press | Fact | Note | Group | Table
+Control = Choose | Number | Text | Pick | Flag | Count | Press | Fact | Note | Group | Table | Visit
 
 
 @dataclass(frozen=True)
@@ -343,6 +353,9 @@ def change(document: dict[str, Any], control: Control, value: Any) -> None:
     the others the value given (None drops the key)."""
     if isinstance(control, Fact | Note | Group | Table):
         return
+    if isinstance(control, Visit):
+        change(document, Press("", control.path, control.value), None)
+        return
     *parents, last = control.path
     holder = _holder(document, parents)
     if not isinstance(holder, dict) or not isinstance(last, str):
@@ -417,6 +430,7 @@ __all__ = [
     "Press",
     "Table",
     "Text",
+    "Visit",
     "as_json",
     "at",
     "change",

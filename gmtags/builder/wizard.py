@@ -56,7 +56,7 @@ from typing import Any
 from gmtags.builder import wizard_view
 from gmtags.builder.answers import read_answers
 from gmtags.builder.build import build_character
-from gmtags.builder.controls import Choose, Control, Flag, Number, Pick, Text, change
+from gmtags.builder.controls import Choose, Control, Flag, Number, Pick, Text, Visit, change
 from gmtags.builder.view import step_view
 from gmtags.errors import AnswersError
 from gmtags.jsonfile import dumps
@@ -202,14 +202,15 @@ class Wizard:
         return f"no step {where!r} (the steps: {names})"
 
     def _mark_visited(self) -> None:
-        step = self.model.steps[self.at]
-        if step.kind == "rows" and not self.answers.get("steps", {}).get(step.id, {}).get(
-            "visited"
-        ):
-            answers = copy.deepcopy(self.answers)
-            answers.setdefault("steps", {}).setdefault(step.id, {})["visited"] = True
-            self.result = build_character(self.ruleset, answers, self.card)
-            self.history[self.place] = self.result.answers
+        """What opening the step writes (its view's `Visit`s), not an undo step of its own."""
+        visits = [c for c in self.view() if isinstance(c, Visit)]
+        if not visits:
+            return
+        answers = copy.deepcopy(self.answers)
+        for visit in visits:
+            change(answers, visit, None)
+        self.result = build_character(self.ruleset, answers, self.card)
+        self.history[self.place] = self.result.answers
 
     # -- changes and history ----------------------------------------------------
 

@@ -26,6 +26,7 @@ from gmtags.builder.controls import (
     Press,
     Table,
     Text,
+    Visit,
     at,
     flat,
 )
@@ -45,7 +46,7 @@ def numbered(controls: Sequence[Control]) -> list[Use]:
             found += [(control, option.value) for option in control.options]
         elif isinstance(control, Pick) and control.radios:
             found += [(control, value) for value, _ in control.choices]
-        elif not isinstance(control, Fact | Note | Group | Table):
+        elif not isinstance(control, Fact | Note | Group | Table | Visit):
             found.append((control, None))
     return found
 
@@ -102,6 +103,8 @@ def _draw(
             for value, label in control.choices:
                 number[0] += 1
                 out.append(f"  {number[0]:>2}. ({'•' if value == now else ' '}) {label}")
+        elif isinstance(control, Visit):
+            continue
         elif isinstance(control, Choose):
             if control.label:
                 out.append(f"  {control.label}")
@@ -175,7 +178,7 @@ def value_of(use: Use, rest: str, answers: Mapping[str, Any]) -> tuple[bool, Any
         if (step > 0 and not control.higher) or (step < 0 and not control.lower):
             return False, None, f"{control.label}: no further that way; nothing changed"
         return True, step, f"{control.label} {control.count + step}"
-    if isinstance(control, Fact | Note | Group | Table):
+    if isinstance(control, Fact | Note | Group | Table | Visit):
         return False, None, "nothing to use there"
     if isinstance(control, Number) and control.buttons and rest in ("+", "-"):
         now = at(answers, control.path)

@@ -43,7 +43,17 @@ import math
 from typing import TYPE_CHECKING, Any
 
 from gmtags.builder import priced_rows
-from gmtags.builder.controls import Choose, Control, Fact, Look, Note, Option, Press, Table
+from gmtags.builder.controls import (
+    Choose,
+    Control,
+    Fact,
+    Look,
+    Note,
+    Option,
+    Press,
+    Table,
+    Visit,
+)
 from gmtags.builder.kinds.fields import typed_control
 from gmtags.ruleset.builder.priced import RowsStep
 from gmtags.ruleset.sheet.lists import SheetList
@@ -249,6 +259,8 @@ def view(look: Look, step: RowsStep) -> list[Control]:
         ]
     else:
         controls.append(Note("No rows yet."))
+    if not answer.get("visited"):  # BUILDER §3.14: opening the step adds its counted rows
+        controls.append(Visit(("steps", step.id, "visited"), True))
     full = len(rows) >= capacity(step, shape)
     add = Press(
         "Add a row",

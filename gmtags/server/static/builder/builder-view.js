@@ -1,7 +1,8 @@
 /* The builder page's renderer of a step's view (gmtags/builder/controls.py): the controls
  * the Python builder gives a step, drawn without knowing its kind.
  *
- * `window.gmtagsBuilderView(kit)` gives `render(step, controls)`. Each control names the
+ * `window.gmtagsBuilderView(kit)` gives `render(step, controls)`, and `visit(controls, doc)`
+ * for what opening a step writes (`visit`: not an undo step of its own). Each control names the
  * place in the answers it changes (`path`, from the document's root; a number is a list's
  * index) and how, as `gmtags.builder.controls.change` does: `choose` toggles its option's
  * value in the list there (`single`: makes the list that value alone; `clearable`: "None"
@@ -287,8 +288,20 @@
       return into;
     }
 
-    return function render(step, controls, optional) {
-      return draw(step, controls, el("div", { class: "gb-view" }), optional);
+    function visit(controls, doc) {
+      // What opening the step writes (`visit` controls); whether it changed `doc`.
+      let changed = false;
+      for (const control of controls) {
+        if (control.type !== "visit" || at(doc, control.path) === control.value) continue;
+        apply(doc, control.path, control.value);
+        changed = true;
+      }
+      return changed;
+    }
+
+    return {
+      render: (step, controls, optional) => draw(step, controls, el("div", { class: "gb-view" }), optional),
+      visit,
     };
   };
 })();

@@ -106,13 +106,6 @@
     return String(value);
   }
 
-  function stepAnswer(doc, id) {
-    doc.steps = doc.steps || {};
-    doc.steps[id] = doc.steps[id] || {};
-    return doc.steps[id];
-  }
-
-  function current(id) { return ((answers.steps || {})[id]) || {}; }
   function resStep(id) { return res ? res.steps.find((s) => s.id === id) : null; }
   function cardOf() { return (res && res.card) || card || {}; }
 
@@ -247,11 +240,9 @@
   function go(n) {
     at = n;
     const step = steps[at];
-    if (step.kind === "rows" && !current(step.id).visited) {
-      // BUILDER §3.14: entering a rows step is what adds its countFrom rows.
-      const next = clone(answers);
-      stepAnswer(next, step.id).visited = true;
-      answers = next;
+    const next = clone(answers);
+    if (res && res.view && VIEW.visit(res.view[step.id] || [], next)) {
+      answers = next; // what opening the step writes (a rows step's visited), no undo step
       schedule(0);
     }
     render();
@@ -367,7 +358,7 @@
     const optional = entry && entry.shown && entry.required === false;
     if (optional) body.append(el("p", { class: "gb-note", "data-required": "no" }, "Not required for this character: what it still asks is not counted."));
     const controls = res.view && Object.prototype.hasOwnProperty.call(res.view, step.id) ? res.view[step.id] : [];
-    body.append(drawView(step, controls, optional));
+    body.append(VIEW.render(step, controls, optional));
     return body;
   }
 
@@ -628,7 +619,7 @@
     return el("dl", { class: "gb-facts" }, rows, listed);
   }
 
-  const drawView = window.gmtagsBuilderView({ el, slug, change, answers: () => answers });
+  const VIEW = window.gmtagsBuilderView({ el, slug, change, answers: () => answers });
 
   // -- wiring ------------------------------------------------------------------------------
 
