@@ -409,6 +409,40 @@ def flat(controls: Sequence[Control]) -> Iterator[Control]:
             yield control
 
 
+def _writes(items: Any) -> tuple[tuple[Path, Any], ...]:
+    return tuple((tuple(path), value) for path, value in items)
+
+
+def read_control(data: Mapping[str, Any]) -> Control:
+    """A control from its JSON (`as_json`'s shape): what a test holds the page's edits to."""
+    kinds: dict[str, Any] = {
+        "choose": Choose, "number": Number, "text": Text, "pick": Pick, "flag": Flag,
+        "count": Count, "press": Press, "fact": Fact, "note": Note, "group": Group,
+        "table": Table, "visit": Visit,
+    }  # fmt: skip
+    fields = {key: value for key, value in data.items() if key != "type"}
+    if "path" in fields:
+        fields["path"] = tuple(fields["path"])
+    if "options" in fields:
+        fields["options"] = tuple(Option(**{**o, "details": tuple(o.get("details", ()))})
+                                  for o in fields["options"])  # fmt: skip
+    if "choices" in fields:
+        fields["choices"] = tuple(tuple(choice) for choice in fields["choices"])
+    if "also" in fields:
+        fields["also"] = _writes(fields["also"])
+    if "then" in fields:
+        fields["then"] = tuple((value, _writes(writes)) for value, writes in fields["then"])
+    if "controls" in fields:
+        fields["controls"] = tuple(read_control(c) for c in fields["controls"])
+    if "rows" in fields:
+        fields["rows"] = tuple(tuple(read_control(c) for c in row) for row in fields["rows"])
+    for key in ("columns", "off"):
+        if key in fields:
+            fields[key] = tuple(fields[key])
+    control: Control = kinds[str(data["type"])](**fields)
+    return control
+
+
 def as_json(controls: Sequence[Control]) -> list[dict[str, Any]]:
     """The controls as the page reads them (paths as lists)."""
     return [dataclasses.asdict(control) for control in controls]
@@ -435,4 +469,5 @@ __all__ = [
     "at",
     "change",
     "flat",
+    "read_control",
 ]

@@ -3,9 +3,27 @@ the wizard makes and the page's renderer mirrors."""
 
 from __future__ import annotations
 
+import copy
+import json
 from typing import Any
 
-from gmtags.builder.controls import Choose, Fact, Number, Option, Press, Text, at, change
+import pytest
+
+from gmtags.builder.controls import (
+    Choose,
+    Fact,
+    Number,
+    Option,
+    Pick,
+    Press,
+    Table,
+    Text,
+    as_json,
+    at,
+    change,
+    read_control,
+)
+from tests.conftest import FIXTURES
 
 PICKS = ("steps", "oath", "picks")
 OPTIONS = (Option("a", "A"), Option("b", "B"))
@@ -51,3 +69,26 @@ class TestTypedAndPressed:
         doc = {"steps": {"r": {"rolls": {"luck": {"faces": [3, 4, 5]}}}}}
         assert at(changed(doc, again, "ignored"), again.path) == {"attempt": 2}
         assert changed({"v": 1}, Fact("Luck", "50"), 7) == {"v": 1}
+
+
+EDITS = json.loads((FIXTURES / "builder" / "control-edits.json").read_text("utf-8"))["cases"]
+
+
+@pytest.mark.parametrize("case", EDITS, ids=[c["name"] for c in EDITS])
+def test_the_edit_each_control_makes(case: dict[str, Any]) -> None:
+    """The shared cases the page's renderer is held to as well
+    (tests/clients/builder-view.test.mjs)."""
+    document = copy.deepcopy(case["before"])
+    change(document, read_control(case["control"]), case["value"])
+    assert document == case["after"]
+
+
+def test_a_control_read_back_is_the_control() -> None:
+    """`read_control` reads what `as_json` wrote (the page gets the same controls)."""
+    controls = [
+        Choose("Oath", PICKS, OPTIONS, single=False, most=2),
+        Pick("Method", ("steps", "s", "method"), (("a", "A"),), then=(("a", ((PICKS, None),)),)),
+        Number("Int", ("steps", "s", "scores", "int"), 8, 8, 15, buttons=True),
+        Table("Rows", ("Roll",), ((Number("Roll, row 1", ("steps", "r", "rows", 0, "roll")),),)),
+    ]
+    assert [read_control(c) for c in as_json(controls)] == controls

@@ -16,83 +16,89 @@
 (function () {
   "use strict";
 
+  const UNSAFE = new Set(["__proto__", "prototype", "constructor"]);
+
+  function at(doc, path) {
+    let here = doc;
+    for (const key of path) {
+      if (typeof key === "number") here = Array.isArray(here) ? here[key] : undefined;
+      else if (here && typeof here === "object" && !Array.isArray(here) && Object.prototype.hasOwnProperty.call(here, key)) here = here[key];
+      else return undefined;
+    }
+    return here;
+  }
+
+  function holderOf(doc, parents) {
+    let holder = doc;
+    for (let n = 0; n < parents.length; n += 1) {
+      const key = parents[n];
+      if (typeof key === "number") {
+        if (!Array.isArray(holder) || key < 0 || key >= holder.length) return null;
+        holder = holder[key];
+        continue;
+      }
+      if (!holder || typeof holder !== "object" || Array.isArray(holder)) return null;
+      const listNext = typeof parents[n + 1] === "number";
+      let inner = holder[key];
+      if (listNext) {
+        if (!Array.isArray(inner)) return null;
+      } else if (!inner || typeof inner !== "object" || Array.isArray(inner)) {
+        inner = holder[key] = {};
+      }
+      holder = inner;
+    }
+    return holder;
+  }
+
+  function apply(doc, path, value) {
+    // `value` at `path` (null drops it): a press's, a visit's, a control's `also` and `then`.
+    if (path.some((key) => UNSAFE.has(key))) return;
+    const holder = holderOf(doc, path.slice(0, -1));
+    const last = path[path.length - 1];
+    if (!holder || typeof holder !== "object" || Array.isArray(holder) || typeof last !== "string") return;
+    if (value === null || value === undefined) delete holder[last];
+    else holder[last] = value;
+  }
+
+  function edit(doc, control, value) {
+    // `control` used with `value` on the answers `doc`, in place: the same edit as
+    // `gmtags.builder.controls.change` (fixtures/builder/control-edits.json holds both to it).
+    if (["fact", "note", "group", "table"].includes(control.type)) return;
+    if (control.type === "visit") return apply(doc, control.path, control.value);
+    if (control.path.some((key) => UNSAFE.has(key))) return;
+    const holder = holderOf(doc, control.path.slice(0, -1));
+    const last = control.path[control.path.length - 1];
+    if (!holder || typeof holder !== "object" || Array.isArray(holder) || typeof last !== "string") return;
+    const had = holder[last];
+    let next;
+    if (control.type === "choose") {
+      let chosen = Array.isArray(had) ? had.filter((v) => typeof v === "string") : [];
+      if (value === null) chosen = [];
+      else if (chosen.includes(value)) chosen = chosen.filter((v) => v !== value);
+      else if (control.single) chosen = [value];
+      else chosen.push(value);
+      holder[last] = chosen;
+      return;
+    }
+    if (control.type === "count") next = ((Number.isInteger(had) ? had : 0) + (Number.isInteger(value) ? value : 0)) || null;
+    else if (control.type === "press" && control.op === "append") next = [...(Array.isArray(had) ? had : []), control.value];
+    else if (control.type === "press" && control.op === "remove") {
+      next = Array.isArray(had) ? had.filter((_, n) => n !== control.value) : [];
+    } else next = control.type === "press" ? control.value : value;
+    if (next === null || next === undefined) delete holder[last];
+    else holder[last] = next;
+    let more = control.also || [];
+    if (control.type === "pick") {
+      const found = (control.then || []).find(([v]) => v === value);
+      if (found) more = more.concat(found[1]);
+    }
+    more.forEach(([path, extra]) => apply(doc, path, extra));
+  }
+
   window.gmtagsBuilderView = function (kit) {
     const { el, slug, change, answers } = kit;
-    const UNSAFE = new Set(["__proto__", "prototype", "constructor"]);
-
-    function at(doc, path) {
-      let here = doc;
-      for (const key of path) {
-        if (typeof key === "number") here = Array.isArray(here) ? here[key] : undefined;
-        else if (here && typeof here === "object" && !Array.isArray(here) && Object.prototype.hasOwnProperty.call(here, key)) here = here[key];
-        else return undefined;
-      }
-      return here;
-    }
-
-    function holderOf(doc, parents) {
-      let holder = doc;
-      for (let n = 0; n < parents.length; n += 1) {
-        const key = parents[n];
-        if (typeof key === "number") {
-          if (!Array.isArray(holder) || key < 0 || key >= holder.length) return null;
-          holder = holder[key];
-          continue;
-        }
-        if (!holder || typeof holder !== "object" || Array.isArray(holder)) return null;
-        const listNext = typeof parents[n + 1] === "number";
-        let inner = holder[key];
-        if (listNext) {
-          if (!Array.isArray(inner)) return null;
-        } else if (!inner || typeof inner !== "object" || Array.isArray(inner)) {
-          inner = holder[key] = {};
-        }
-        holder = inner;
-      }
-      return holder;
-    }
-
     function put(control, value) {
-      if (control.path.some((key) => UNSAFE.has(key))) return;
-      change((doc) => {
-        const holder = holderOf(doc, control.path.slice(0, -1));
-        const last = control.path[control.path.length - 1];
-        if (!holder || typeof holder !== "object" || Array.isArray(holder) || typeof last !== "string") return;
-        const had = holder[last];
-        let next;
-        if (control.type === "choose") {
-          let chosen = Array.isArray(had) ? had.filter((v) => typeof v === "string") : [];
-          if (value === null) chosen = [];
-          else if (chosen.includes(value)) chosen = chosen.filter((v) => v !== value);
-          else if (control.single) chosen = [value];
-          else chosen.push(value);
-          holder[last] = chosen;
-          return;
-        }
-        if (control.type === "count") next = ((Number.isInteger(had) ? had : 0) + value) || null;
-        else if (control.type === "press" && control.op === "append") next = [...(Array.isArray(had) ? had : []), control.value];
-        else if (control.type === "press" && control.op === "remove") {
-          next = Array.isArray(had) ? had.filter((_, n) => n !== control.value) : [];
-        } else next = control.type === "press" ? control.value : value;
-        if (next === null || next === undefined) delete holder[last];
-        else holder[last] = next;
-        let more = control.also || [];
-        if (control.type === "pick") {
-          const found = (control.then || []).find(([v]) => v === value);
-          if (found) more = more.concat(found[1]);
-        }
-        more.forEach(([path, extra]) => apply(doc, path, extra));
-      });
-    }
-
-    function apply(doc, path, value) {
-      // A further write of a control (`also`, `then`): `value` at `path`, null drops it.
-      if (path.some((key) => UNSAFE.has(key))) return;
-      const holder = holderOf(doc, path.slice(0, -1));
-      const last = path[path.length - 1];
-      if (!holder || typeof holder !== "object" || Array.isArray(holder) || typeof last !== "string") return;
-      if (value === null || value === undefined) delete holder[last];
-      else holder[last] = value;
+      change((doc) => edit(doc, control, value));
     }
 
     function idOf(step, control, more) {
@@ -304,4 +310,5 @@
       visit,
     };
   };
+  window.gmtagsBuilderView.edit = edit;
 })();
