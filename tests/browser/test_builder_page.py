@@ -382,6 +382,9 @@ class TestPointBuyOnly:
         expect(page.locator('[data-base="str"]')).to_have_text("13")
         expect(page.get_by_label("Strength", exact=True)).to_have_value("13")
         expect(points).to_have_text("Points left: 21 of 27")
+        SHOTS.mkdir(exist_ok=True)
+        shot = "builder-scores.png" if size[0] > 600 else "builder-scores-phone.png"
+        page.screenshot(path=str(SHOTS / shot), full_page=True)
         assert errors == []
 
     def test_no_half_sheet_before_a_method(
