@@ -256,6 +256,27 @@ _KEEPS_SCORES = {"pointBuy", "manual"}
 """Methods between which a switch keeps the typed scores (both read them as written)."""
 
 
+def holds(look: Look, step: AbilitiesStep) -> dict[str, str]:
+    """What the character panel shows in place of the scores while the step, shown, has no
+    method in force and the card no score of the player's own (a described card's scores
+    stand as written): no half sheet of the scores one pick raised."""
+    if look.answers.get("described") is True or not look.entry.get("shown"):
+        return {}
+    if look.entry.get("active"):
+        return {}
+    held = look.card.get("abilities") or {}
+    record = look.card.get("builder") or {}
+    writes = record.get("writes") or {} if isinstance(record, dict) else {}
+    names = [a.id for a in look.ruleset.sheet.abilities if a.value is None]
+    names = [a for a in names if step.abilities is None or a in step.abilities]
+    if any(a in held and writes.get(f"abilities.{a}") != held[a] for a in names):
+        return {}
+    return {
+        "scores": f"Not chosen yet: the {step.label} step waits for a method."
+        " What picks add goes on top then."
+    }
+
+
 def lone_method(look: Look, step: AbilitiesStep) -> str | None:
     """The step's only method while none is in force: its controls show at once and the
     player's first change chooses it; until then a blank character has no method (004: only

@@ -47,7 +47,7 @@ Decisions where the seed is silent (BUILDER.md §3 where it has one):
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -602,6 +602,9 @@ class StepKind:
     view: Callable[[Look, Any], Sequence[Control]] | None = None
     says_reasons: bool = False
     """Its view says the step's reasons in its own words (else they are listed above it)."""
+    holds: Callable[[Look, Any], Mapping[str, str]] | None = None
+    """What the character so far shows in place of a part of the sheet the step has not
+    made yet (`{"scores": "Not chosen yet: …"}`)."""
 
 
 KINDS: dict[str, StepKind] = {}
@@ -623,7 +626,11 @@ def unregister(name: str) -> None:
 
 register(StepKind("catalog", CatalogStep, Walk._catalog, catalog.view))
 register(StepKind("fields", FieldsStep, Walk._fields, fields.view))
-register(StepKind("abilities", AbilitiesStep, abilities.abilities_step, abilities.view, True))
+register(
+    StepKind(
+        "abilities", AbilitiesStep, abilities.abilities_step, abilities.view, True, abilities.holds
+    )
+)
 register(StepKind("trained", TrainedStep, Walk._trained, trained.view))
 register(StepKind("startingGear", StartingGearStep, Walk._gear, gear.view))
 register(StepKind("choices", ChoicesStep, _choices, choices.view))

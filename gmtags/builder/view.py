@@ -146,4 +146,21 @@ def views(
     return found
 
 
-__all__ = ["slot_control", "step_view", "views"]
+def holds(ruleset: Ruleset, result: BuildResult, party: bool = False) -> dict[str, str]:
+    """What the character so far shows in place of each part of the sheet a step has not
+    made yet (`StepKind.holds`), by part: `{"scores": "Not chosen yet: …"}`."""
+    builder = party_of(ruleset).builder_model if party else ruleset.sheet.builder_model
+    if party:
+        ruleset = party_view(ruleset)
+    found: dict[str, str] = {}
+    for step in builder.steps if builder is not None else ():
+        kind = KINDS.get(step.kind)
+        if kind is None or kind.holds is None:
+            continue
+        entry = next((e for e in result.steps if e["id"] == step.id), {})
+        look = Look(ruleset, result.answers, result.card, entry, result.pools, result.ledger)
+        found.update(kind.holds(look, step))
+    return found
+
+
+__all__ = ["holds", "slot_control", "step_view", "views"]

@@ -43,7 +43,7 @@ from starlette.responses import HTMLResponse, Response
 from starlette.routing import BaseRoute, Route
 
 from gmtags.builder.build import BuildResult, build_character
-from gmtags.builder.view import views
+from gmtags.builder.view import holds, views
 from gmtags.errors import AnswersError, Problem, RulesetError, SnapshotError
 from gmtags.ruleset.model import Ruleset
 from gmtags.server.bodies import BodyError, read_json_body
@@ -181,6 +181,7 @@ def routes(config: ServerConfig, book: ChatBook) -> list[BaseRoute]:
         body = dataclasses.asdict(res)
         if data.get("view") is True:  # the page's own: the steps it draws from their views
             body["view"] = views(ruleset, res, party)
+            body["holds"] = holds(ruleset, res, party)
         return json_response(body)
 
     async def save_endpoint(request: Request) -> Response:

@@ -503,11 +503,11 @@
       box.append(el("dl", { class: "gb-facts" }, fieldRows.map(([id, v]) => [el("dt", {}, (fields[id] || {}).label || id), el("dd", {}, fieldText(id, v))])));
     }
     const scores = sheet.abilities.filter((a) => (sheetCard.abilities || {})[a.id] !== undefined);
-    const unchosen = scoresUnchosen();
+    const unchosen = held("scores");
     if (unchosen) {
       // No half sheet: a score a pick raised is not shown alone as if the scores were made.
       box.append(el("h3", {}, "Scores"), el("p", { class: "gb-note", "data-scores": "unchosen" },
-        "Not chosen yet: the " + unchosen.label + " step waits for a method. What picks add goes on top then."));
+        unchosen));
     } else if (scores.length) {
       const showMod = (data.modifier || {}).op !== "identity";
       box.append(el("h3", {}, "Scores"), el("table", { class: "gb-scores gb-compact" }, el("tbody", {}, scores.map((a) => {
@@ -553,20 +553,12 @@
     return box;
   }
 
-  function scoresUnchosen() {
-    // The abilities step shown with no method in force, on a card with no score of the
-    // player's own (a described card's scores stand as written): its scores are not chosen.
-    if (!res || res.answers.described === true) return null;
-    const step = steps.find((s) => s.kind === "abilities");
-    const entry = step && resStep(step.id);
-    if (!entry || !entry.shown || (entry.active || []).length) return null;
-    const sheetCard = cardOf();
-    const held = sheetCard.abilities || {};
-    const writes = ((sheetCard.builder || {}).writes) || {};
-    const names = step.abilities || sheet.abilities.filter((a) => !a.computed).map((a) => a.id);
-    const own = names.some((a) => held[a] !== undefined && writes["abilities." + a] !== held[a]);
-    return own ? null : step;
+  function held(part) {
+    // What the builder says stands in place of a part of the sheet a step has not made yet.
+    const holds = (res && res.holds) || {};
+    return Object.prototype.hasOwnProperty.call(holds, part) ? holds[part] : null;
   }
+
 
   // -- saving --------------------------------------------------------------------------
 
@@ -606,7 +598,7 @@
       $("gb-revision").textContent = "Opened on revision " + revision;
     } else {
       // Save never blocks (choices may wait), but it says what the saved card still lacks.
-      const later = scoresUnchosen() ? "Its scores are not chosen yet: open it here again to choose them. " : "";
+      const later = held("scores") ? "Its scores are not chosen yet: open it here again to choose them. " : "";
       setStatus("gb-saved", "Saved " + body.name + " into chat " + data.chat + ". " + later);
     }
     if (data.urls.chat) $("gb-status").append(el("a", { href: data.urls.chat }, "See the chat"));
