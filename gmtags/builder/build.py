@@ -49,6 +49,7 @@ from gmtags.builder import party as party_sheet
 from gmtags.builder import steps as kinds
 from gmtags.builder.answers import Answers, read_answers
 from gmtags.builder.card import Layer, Writer, player_layer, settle
+from gmtags.builder.kinds import catalog
 from gmtags.builder.state import Gates
 from gmtags.errors import AnswersError, Problem, RulesetError
 from gmtags.jsonfile import json_type
@@ -217,9 +218,9 @@ class _Run:
         for step in self.builder.steps:
             if isinstance(step, kinds.CatalogStep):
                 decided.closed[step.id] = (
-                    self.state.closed_now(step, values, partial(self._without, step))
+                    catalog.closed_now(self.state, step, values, partial(self._without, step))
                     if step.reads is None
-                    else self.state.closed_now(step, self._before(step.reads.before))
+                    else catalog.closed_now(self.state, step, self._before(step.reads.before))
                 )
                 if step.count_from is not None:
                     counted = values.value(step.count_from)

@@ -63,7 +63,6 @@ from gmtags.builder.accounts import CANNOT_PAY, NO_CREDIT, Charge, open_account,
 from gmtags.builder.kinds import spend
 from gmtags.builder.state import Entry, State
 from gmtags.ruleset.builder.steps import CatalogStep
-from gmtags.ruleset.catalogs import CatalogEntry
 
 
 def priced_picks(state: State) -> list[Charge]:
@@ -132,28 +131,4 @@ def settle(state: State, by_id: dict[str, Entry]) -> None:
         state.pools[pool_id] = account.entry()
 
 
-def unpaid(state: State, step: CatalogStep, entries: list[CatalogEntry]) -> dict[str, str]:
-    """The entries of a priced step its pool did not pay on this build, and those it could
-    not pay now, with the reason (module doc); read by the catalog step's gate."""
-    if step.pool is None or step.pool not in state.accounts:
-        return {}
-    account = state.accounts[step.pool]
-    closed: dict[str, str] = {}
-    for entry in entries:
-        kept = state.unpaid.get((step.id, entry.id))
-        if kept is not None:
-            closed[entry.id] = kept
-            continue
-        if any(p.entry.id == entry.id for p in state.picked.get(step.id, [])):
-            continue
-        price = pick_price(step, entry)
-        if account.reason is not None or price is None:
-            closed[entry.id] = CANNOT_PAY.format(step.pool)
-        elif price < 0 and account.credit_for_picks - price > account.credit_limit:
-            closed[entry.id] = NO_CREDIT.format(step.pool)
-        elif price > 0 and account.left_for_picks < price:
-            closed[entry.id] = CANNOT_PAY.format(step.pool)
-    return closed
-
-
-__all__ = ["priced_picks", "settle", "unpaid"]
+__all__ = ["priced_picks", "settle"]

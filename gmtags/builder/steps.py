@@ -1,8 +1,9 @@
 """The steps of one build (BUILDER chunk B), walked in order by `gmtags.builder.build`.
 
-`Walk` runs each step on the build's `State` (`gmtags.builder.state`): what the build has
-written so far (`Writer`) and what the picks gave that is worked out once every step has
-run: the abilities' base scores,
+`Walk` runs each step on the build's `State` (`gmtags.builder.state`) by its kind's `run`
+(`KINDS`, one `register` line per kind at the end; each kind's run and view in its own
+module of `gmtags.builder.kinds`): what the build has written so far (`Writer`) and what
+the picks gave that is worked out once every step has run: the abilities' base scores,
 their `add`s and choices, the training grants and choices, and the entry
 choices of `choices` steps. Each step leaves a result entry of SPEC §10's
 `res.steps` shape. The abilities step and the scores are `gmtags.builder.abilities`.
@@ -51,8 +52,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from gmtags.builder import abilities, coins, constraints, pools, profiles, quotas, ratings
-from gmtags.builder.card import read
+from gmtags.builder import abilities, constraints, profiles, quotas, ratings
 from gmtags.builder.controls import Control, Look
 from gmtags.builder.kinds import (
     allocate,
@@ -66,10 +66,8 @@ from gmtags.builder.kinds import (
     spend,
     trained,
 )
-from gmtags.builder.scores import (
-    Chosen,
-)
-from gmtags.builder.state import Entry, Picked, State
+from gmtags.builder.kinds.catalog import MAX_PICKS, matches
+from gmtags.builder.state import Entry, State
 from gmtags.builder.training import Slot, SlotResult, Tiers, Training, What
 from gmtags.ruleset.builder.priced import InitializeStep, RollStep, RowsStep, SpendStep
 from gmtags.ruleset.builder.steps import (
@@ -79,32 +77,11 @@ from gmtags.ruleset.builder.steps import (
     CatalogStep,
     ChoicesStep,
     FieldsStep,
-    FromWithin,
     StartingGearStep,
     StepBase,
     TrainedStep,
 )
-from gmtags.ruleset.catalogs import Catalog, CatalogEntry
-from gmtags.sheet.holds import value_problem
 from gmtags.sheet.values import SheetValues
-
-MAX_PICKS = 60
-"""004: a catalog step's `min` and `max` "pueden llegar a 60" (and `countFrom` without a
-`max` takes up to that many, BUILDER §3.4)."""
-
-
-def _named(value: object, parent: CatalogEntry) -> bool:
-    """Whether a filter's value names `parent` (module doc: id, label, any word of a list)."""
-    words = value if isinstance(value, list) else [value]
-    label = parent.label.casefold()
-    return any(w == parent.id or (isinstance(w, str) and w.casefold() == label) for w in words)
-
-
-def _matches(value: object, wanted: object) -> bool:
-    """A step's `filters` value against an entry's: equal, or sharing a word of a list."""
-    have = value if isinstance(value, list) else [value]
-    want = wanted if isinstance(wanted, list) else [wanted]
-    return any(item in want for item in have)
 
 
 class Walk(State):
@@ -123,317 +100,9 @@ class Walk(State):
 
     # -- catalog steps ----------------------------------------------------------
 
-    def _offered(self, step: CatalogStep, catalog: Catalog) -> list[CatalogEntry]:
-        """The entries the step offers before reading the sheet: its filters and `within`."""
-        found = list(catalog.entries or ())
-        if step.filters:
-            found = [
-                e
-                for e in found
-                if all(
-                    _matches((e.filters or {}).get(key), wanted)
-                    for key, wanted in step.filters.items()
-                )
-            ]
-        if step.within is not None:
-            parents = [p.entry for p in self.picked.get(step.within.step, [])]
-            key = step.within.filter
-            found = [
-                e
-                for e in found
-                if key in (e.filters or {})
-                and any(_named((e.filters or {})[key], parent) for parent in parents)
-            ]
-        return found
-
-    def closed_now(
-        self,
-        step: CatalogStep,
-        values: SheetValues,
-        without: Callable[[str], SheetValues] | None = None,
-    ) -> dict[str, str]:
-        """The entries the sheet as it is does not offer now: `upTo` and `offeredWhen`.
-
-        004 (1.100): "Una entrada con un grupo exclusive se lee en la ficha sin ninguna de
-        las selecciones que el paso tiene guardadas en ese grupo": `without(group)` gives the
-        sheet built without them.
-        """
-        catalog = self.catalogs.get(step.catalog)
-        closed: dict[str, str] = {}
-        apart: dict[str, SheetValues] = {}
-        for entry in (catalog.entries or ()) if catalog is not None else ():
-            read_on = values
-            if entry.exclusive is not None and entry.offered_when is not None and without:
-                if entry.exclusive not in apart:
-                    apart[entry.exclusive] = without(entry.exclusive)
-                read_on = apart[entry.exclusive]
-            mark = (entry.filters or {}).get(step.up_to.filter) if step.up_to else None
-            number = isinstance(mark, int | float) and not isinstance(mark, bool)
-            if step.up_to is not None and number and mark > values.value(step.up_to.value):  # type: ignore[operator]
-                closed[entry.id] = "above what the sheet reaches now (upTo)"
-                continue
-            if entry.offered_when is not None and not read_on.value(entry.offered_when) > 0:
-                closed[entry.id] = "not offered now (offeredWhen)"
-        if catalog is not None and step.pool is not None:
-            priced = pools.unpaid(self, step, list(catalog.entries or ()))
-            closed.update({k: v for k, v in priced.items() if k not in closed})
-        return closed
-
-    def _catalog(self, step: CatalogStep) -> None:
-        entry_out = self.blank_entry(step.id, step.kind)
-        catalog = self.catalogs.get(step.catalog)
-        if catalog is None:
-            entry_out["reasons"].append(f"catalog '{step.catalog}' is not loaded")
-            return
-        offered = self._offered(step, catalog)
-        if step.pool is not None:
-            self.register_settle()
-        closed = self.gates.closed.get(step.id, {})
-        open_ids = [e.id for e in offered if e.id not in closed]
-        by_id = {e.id: e for e in offered}
-        counted = self.gates.counts.get(step.id) if step.count_from is not None else None
-        most = counted if counted is not None else (step.max if step.max is not None else 1)
-        if step.count_from is not None and counted is None:
-            most = step.max if step.max is not None else MAX_PICKS
-        asked = counted if counted is not None else min(step.min, most)
-        picks = list(self.answers.step(step.id).picks or [])
-        valid: list[str] = []
-        inactive: list[Entry] = []
-        for pick in picks:
-            if pick in valid:
-                inactive.append({"answer": pick, "reason": "already picked"})
-            elif pick not in by_id:
-                inactive.append({"answer": pick, "reason": "not offered by this step"})
-            elif pick in closed:
-                inactive.append({"answer": pick, "reason": closed[pick]})
-            else:
-                valid.append(pick)
-        valid = self._last_of_groups(valid, by_id, inactive)
-        replaces = step.max in (None, 1) and step.count_from is None
-        if replaces and len(valid) > 1:
-            inactive += [{"answer": p, "reason": "replaced by a later pick"} for p in valid[:-1]]
-            valid = valid[-1:]
-        tally = quotas.count(step, [by_id[p] for p in valid], most)
-        inactive += tally.inactive
-        active = tally.active
-        active += self._group_defaults([e for e in offered if e.id in open_ids], active, asked)
-        for pick in active:
-            self._apply_pick(step, catalog, by_id[pick])
-        self._catalog_field(step, [by_id[p] for p in active])
-        entry_out.update(offered=open_ids, active=active, inactive=inactive)
-        self.waits(entry_out, max(0, asked - len(active), tally.short))
-        entry_out["reasons"] += tally.reasons
-
-    def _group_defaults(
-        self, offered: Sequence[CatalogEntry], active: Sequence[str], asked: int
-    ) -> list[str]:
-        """004 `exclusiveDefault` (1.772): "hace que una entrada sea la que un paso que toma
-        todo lo que ofrece toma de su grupo hasta que el jugador selecciona otra". A step takes
-        everything it offers when it asks for at least as many picks as it offers choices (a
-        group is one choice, BUILDER §3.23); each group with no pick then takes its default,
-        which is active without being an answer."""
-        groups = {e.exclusive for e in offered if e.exclusive is not None}
-        choices = len(groups) + sum(1 for e in offered if e.exclusive is None)
-        if not groups or asked < choices:
-            return []
-        picked = {e.exclusive for e in offered if e.id in active}
-        return [
-            e.id
-            for e in offered
-            if e.exclusive_default and e.exclusive in groups - picked and e.id not in active
-        ]
-
-    def _last_of_groups(
-        self, picks: list[str], by_id: dict[str, CatalogEntry], inactive: list[Entry]
-    ) -> list[str]:
-        """004 `exclusive`: one pick of each group, the latest."""
-        last: dict[str, str] = {}
-        for pick in picks:
-            group = by_id[pick].exclusive
-            if group is not None:
-                last[group] = pick
-        kept = []
-        for pick in picks:
-            group = by_id[pick].exclusive
-            if group is not None and last[group] != pick:
-                inactive.append({"answer": pick, "reason": f"another pick of group '{group}'"})
-            else:
-                kept.append(pick)
-        return kept
-
-    def _catalog_field(self, step: CatalogStep, entries: Sequence[CatalogEntry]) -> None:
-        """004: `field` receives the picked labels (module doc)."""
-        if step.field is None or not entries:
-            return
-        shape = next((f for f in self.ruleset.sheet.fields if f.id == step.field), None)
-        values = getattr(shape, "values", None)
-        if values is not None:
-            chosen = next(
-                (
-                    e.id if e.id in values else e.label
-                    for e in entries
-                    if e.id in values or e.label in values
-                ),
-                None,
-            )
-            if chosen is not None:
-                self.writer.write(f"fields.{step.field}", chosen)
-            return
-        self.writer.write(f"fields.{step.field}", ", ".join(e.label for e in entries))
-
-    def _stamp(self, step: CatalogStep, entry: CatalogEntry, value: object) -> object | None:
-        """A stamp's value: as written, or read from the first parent pick the entry names, in
-        selection order (1.130); None leaves the column unstamped (no parent, or its filter
-        missing or a list). It goes into a row the pick adds; a row the card already holds for
-        the pick keeps its cells (`Writer.picked_row`)."""
-        if not isinstance(value, FromWithin):
-            return value
-        if step.within is None:
-            return None
-        named = (entry.filters or {}).get(step.within.filter)
-        for parent in self.picked.get(step.within.step, []):
-            if named is None or not _named(named, parent.entry):
-                continue
-            key = value.from_within
-            if key == "id":
-                return parent.entry.id
-            if key == "label":
-                return parent.entry.label
-            found = (parent.entry.filters or {}).get(key)
-            return None if isinstance(found, list) else found
-        return None
-
-    def _apply_pick(self, step: Any, catalog: Catalog, entry: CatalogEntry) -> None:
-        """What an active pick gives (004, "Lo que da una selección"), once per entry."""
-        picked = Picked(step.id, catalog, entry)
-        self.picked.setdefault(step.id, []).append(picked)
-        if picked.ref in self.applied:
-            return
-        self.applied.add(picked.ref)
-        self.writer.pick(picked.ref)
-        for row in entry.rows or ():
-            values: dict[str, Any] = dict(row.values)
-            stamps = step.stamp if isinstance(step, CatalogStep) and step.stamp else {}
-            for column, stamp in stamps.items():
-                stamped = self._stamp(step, entry, stamp)
-                if stamped is not None:
-                    values[column] = stamped
-            self.writer.picked_row(row.list, {**values, "_catalog": picked.ref, "_pick": step.id})
-        grants = entry.grants
-        if grants is None:
-            return
-        for name, value in (grants.sets or {}).items():
-            path = f"fields.{name}"
-            own = self.writer.own(path)
-            if own is None or own == "":
-                self.writer.write(path, value)
-        source = f"{step.id}/{entry.id}"
-        if grants.abilities is not None:
-            self.adds.append((source, dict(grants.abilities.add or {})))
-            for n, choice in enumerate(grants.abilities.choose or ()):
-                key = f"{step.id}/{choice.id}" if choice.id else f"{source}/abilities.{n}"
-                self.ability_slots.append(
-                    (step.id, Chosen(key, choice, self.answers.choices.get(key, [])))
-                )
-        if grants.trained is not None:
-            trained = grants.trained
-            self.trained_grants.append(("skills", list(trained.skills or ()), trained.tier))
-            self.trained_grants.append(("saves", list(trained.saves or ()), trained.tier))
-            for n, training in enumerate(trained.choose or ()):
-                key = f"{step.id}/{training.id}" if training.id else f"{source}/trained.{n}"
-                self.training_slots.append((step.id, self.slot(key, training, trained.tier)))
-        if grants.ratings:
-            self.rating_grants.append((source, list(grants.ratings)))
-        if grants.entries is not None:
-            for n, chosen in enumerate(grants.entries.choose):
-                key = f"{step.id}/{chosen.id}" if chosen.id else f"{source}/entries.{n}"
-                self.entry_slots.append((step.id, key, chosen))
-        self.available.extend(grants.item_access or ())
-
-    def slot(self, key: str, choice: Any, tier: str | None) -> Slot:
-        return Slot(
-            key,
-            choice,
-            tier,
-            self.answers.choices.get(key, []),
-            self.answers.choices.get(f"{key}/replacement", []),
-        )
-
     # -- fields steps -----------------------------------------------------------
 
-    def _fields(self, step: FieldsStep) -> None:
-        entry = self.blank_entry(step.id, step.kind)
-        shapes = {f.id: f for f in self.ruleset.sheet.fields}
-        given = self.answers.step(step.id).fields or {}
-        for name, value in given.items():
-            shape = shapes.get(name)
-            if name not in step.fields or shape is None:
-                self.problem(f"steps.{step.id}.fields.{name}", "not a field of this step")
-            elif value_problem(shape, value) is not None:  # what a save refuses (SPEC §11)
-                self.problem(f"steps.{step.id}.fields.{name}", f"does not fit field '{name}'")
-            else:
-                self.writer.write(f"fields.{name}", value)
-        entry["offered"] = list(step.fields)
-
-    def _fields_pending(self, step: FieldsStep, entry: Entry) -> None:
-        """004: the badge counts the empty fields not in `optional`, shown (`shownWhen`), plus
-        one while a `total` is exceeded."""
-        hidden = self.gates.hidden_fields.get(step.id, frozenset())
-        optional = set(step.optional or ())
-        empty = [
-            name
-            for name in step.fields
-            if name not in optional
-            and name not in hidden
-            and read(self.writer.base, f"fields.{name}") in (None, "")
-        ]
-        entry["active"] = [
-            n
-            for n in step.fields
-            if n not in hidden and read(self.writer.base, f"fields.{n}") not in (None, "")
-        ]
-        self.waits(entry, len(empty))
-        if step.total is not None:
-            numbers = [read(self.writer.base, f"fields.{n}") for n in step.total.fields]
-            total = sum(
-                n for n in numbers if isinstance(n, int | float) and not isinstance(n, bool)
-            )
-            if total > step.total.max:
-                entry["pending"] += 1
-                entry["reasons"].append(f"together at most {step.total.max} (now {total})")
-
     # -- trained and gear steps -------------------------------------------------
-
-    def _trained(self, step: TrainedStep) -> None:
-        self.blank_entry(step.id, step.kind)
-        for n, choice in enumerate(step.choose or ()):
-            key = f"{step.id}/{choice.id}" if choice.id else f"{step.id}/choose.{n}"
-            self.training_slots.append((step.id, self.slot(key, choice, None)))
-
-    def _gear(self, step: StartingGearStep) -> None:
-        entry = self.blank_entry(step.id, step.kind)
-        unfit = self.gates.unfit_kits.get(step.id, frozenset())
-        kits = {kit.id: kit for kit in step.kits}
-        entry["offered"] = [k for k in kits if k not in unfit]
-        taken: list[str] = []
-        for kit_id in self.answers.step(step.id).kits or []:
-            if kit_id not in kits:
-                entry["inactive"].append({"answer": kit_id, "reason": "not a kit of this step"})
-            elif kit_id in unfit:
-                entry["inactive"].append({"answer": kit_id, "reason": "does not fit the sheet"})
-            elif kit_id in taken:
-                entry["inactive"].append({"answer": kit_id, "reason": "already taken"})
-            else:
-                taken.append(kit_id)
-        for kit_id in taken:
-            for line in kits[kit_id].lines:
-                if line.item is not None:
-                    self.writer.item({"ref": line.item, "count": line.count or 1, "_kit": kit_id})
-            coins.take_coins(self, step.id, kit_id, list(kits[kit_id].lines))
-        if taken:
-            self.kits[step.id] = taken
-        entry["active"] = taken
-        self.waits(entry, int(not taken and bool(entry["offered"])))
 
     # -- after every step -------------------------------------------------------
 
@@ -449,7 +118,7 @@ class Walk(State):
         profiles.decide_late(self)  # a budgets-only profile no pool has read yet
         for step in self.builder.steps:
             if isinstance(step, FieldsStep) and by_id[step.id]["shown"]:
-                self._fields_pending(step, by_id[step.id])
+                fields.pending(self, step, by_id[step.id])
         constraints.check(self, by_id)
         values: SheetValues | None = None  # read once, and only for a `requiredWhen`
         for step in self.builder.steps:
@@ -545,7 +214,7 @@ class Walk(State):
                 if e.rows
                 and (choice.ids is None or e.id in choice.ids)
                 and all(
-                    _matches((e.filters or {}).get(k), v) for k, v in (choice.filters or {}).items()
+                    matches((e.filters or {}).get(k), v) for k, v in (choice.filters or {}).items()
                 )
                 and (e.offered_when is None or values.value(e.offered_when) > 0)
                 and e.id not in chosen_anywhere
@@ -581,11 +250,6 @@ class Walk(State):
                     "pending": max(0, min(count, len(by)) - len(active), tally.short),
                 }
             )
-
-
-def _choices(walk: Walk, step: ChoicesStep) -> None:
-    """A `choices` step shows the entry choices the picks grant (worked out in `finish`)."""
-    walk.blank_entry(step.id, step.kind)
 
 
 @dataclass(frozen=True)
@@ -624,16 +288,16 @@ def unregister(name: str) -> None:
     STEPS.pop(name, None)
 
 
-register(StepKind("catalog", CatalogStep, Walk._catalog, catalog.view))
-register(StepKind("fields", FieldsStep, Walk._fields, fields.view))
+register(StepKind("catalog", CatalogStep, catalog.run, catalog.view))
+register(StepKind("fields", FieldsStep, fields.run, fields.view))
 register(
     StepKind(
         "abilities", AbilitiesStep, abilities.abilities_step, abilities.view, True, abilities.holds
     )
 )
-register(StepKind("trained", TrainedStep, Walk._trained, trained.view))
-register(StepKind("startingGear", StartingGearStep, Walk._gear, gear.view))
-register(StepKind("choices", ChoicesStep, _choices, choices.view))
+register(StepKind("trained", TrainedStep, trained.run, trained.view))
+register(StepKind("startingGear", StartingGearStep, gear.run, gear.view))
+register(StepKind("choices", ChoicesStep, choices.run, choices.view))
 register(StepKind("allocate", AllocateStep, allocate.run, allocate.view))
 register(StepKind("spend", SpendStep, spend.run, spend.view))
 register(StepKind("rows", RowsStep, rows.run, rows.view))

@@ -1,14 +1,17 @@
 """The `fields` step's view (004, "Campos"): one control per field it shows, each by the
-field's type, with the cap its `total` puts on a sum. What the step does in the walk is
-`gmtags.builder.steps.Walk._fields`."""
+field's type, with the cap its `total` puts on a sum. What it does in the walk is `run`,
+and once every step has run, `pending`."""
 
 from __future__ import annotations
 
 from typing import Any
 
+from gmtags.builder.card import read
 from gmtags.builder.controls import Control, Flag, Look, Note, Number, Pick, Text
+from gmtags.builder.state import Entry, State
 from gmtags.ruleset.builder.steps import FieldsStep
 from gmtags.ruleset.model import Ruleset
+from gmtags.sheet.holds import value_problem
 
 
 def field_control(
@@ -56,3 +59,44 @@ def view(look: Look, step: FieldsStep) -> list[Control]:
     if step.total is not None:
         controls.append(Note(f"Together at most {step.total.max}"))
     return controls
+
+
+def run(state: State, step: FieldsStep) -> None:
+    entry = state.blank_entry(step.id, step.kind)
+    shapes = {f.id: f for f in state.ruleset.sheet.fields}
+    given = state.answers.step(step.id).fields or {}
+    for name, value in given.items():
+        shape = shapes.get(name)
+        if name not in step.fields or shape is None:
+            state.problem(f"steps.{step.id}.fields.{name}", "not a field of this step")
+        elif value_problem(shape, value) is not None:  # what a save refuses (SPEC §11)
+            state.problem(f"steps.{step.id}.fields.{name}", f"does not fit field '{name}'")
+        else:
+            state.writer.write(f"fields.{name}", value)
+    entry["offered"] = list(step.fields)
+
+
+def pending(state: State, step: FieldsStep, entry: Entry) -> None:
+    """004: the badge counts the empty fields not in `optional`, shown (`shownWhen`), plus
+    one while a `total` is exceeded."""
+    hidden = state.gates.hidden_fields.get(step.id, frozenset())
+    optional = set(step.optional or ())
+    empty = [
+        name
+        for name in step.fields
+        if name not in optional
+        and name not in hidden
+        and read(state.writer.base, f"fields.{name}") in (None, "")
+    ]
+    entry["active"] = [
+        n
+        for n in step.fields
+        if n not in hidden and read(state.writer.base, f"fields.{n}") not in (None, "")
+    ]
+    state.waits(entry, len(empty))
+    if step.total is not None:
+        numbers = [read(state.writer.base, f"fields.{n}") for n in step.total.fields]
+        total = sum(n for n in numbers if isinstance(n, int | float) and not isinstance(n, bool))
+        if total > step.total.max:
+            entry["pending"] += 1
+            entry["reasons"].append(f"together at most {step.total.max} (now {total})")

@@ -1,9 +1,11 @@
 """The `startingGear` step's view (004, "Equipo inicial"): the kits that fit, each with its
-lines, to take. What the step does in the walk is `gmtags.builder.steps.Walk._gear`."""
+lines, to take. What it does in the walk is `run` below."""
 
 from __future__ import annotations
 
+from gmtags.builder import coins
 from gmtags.builder.controls import Choose, Control, Look, Option
+from gmtags.builder.state import State
 from gmtags.ruleset.builder.steps import KitLine, StartingGearStep
 
 
@@ -39,3 +41,29 @@ def view(look: Look, step: StartingGearStep) -> list[Control]:
             "Take a kit", ("steps", step.id, "kits"), options, single=False, name="kit", empty=empty
         )
     ]
+
+
+def run(state: State, step: StartingGearStep) -> None:
+    entry = state.blank_entry(step.id, step.kind)
+    unfit = state.gates.unfit_kits.get(step.id, frozenset())
+    kits = {kit.id: kit for kit in step.kits}
+    entry["offered"] = [k for k in kits if k not in unfit]
+    taken: list[str] = []
+    for kit_id in state.answers.step(step.id).kits or []:
+        if kit_id not in kits:
+            entry["inactive"].append({"answer": kit_id, "reason": "not a kit of this step"})
+        elif kit_id in unfit:
+            entry["inactive"].append({"answer": kit_id, "reason": "does not fit the sheet"})
+        elif kit_id in taken:
+            entry["inactive"].append({"answer": kit_id, "reason": "already taken"})
+        else:
+            taken.append(kit_id)
+    for kit_id in taken:
+        for line in kits[kit_id].lines:
+            if line.item is not None:
+                state.writer.item({"ref": line.item, "count": line.count or 1, "_kit": kit_id})
+        coins.take_coins(state, step.id, kit_id, list(kits[kit_id].lines))
+    if taken:
+        state.kits[step.id] = taken
+    entry["active"] = taken
+    state.waits(entry, int(not taken and bool(entry["offered"])))

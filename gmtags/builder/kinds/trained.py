@@ -1,13 +1,23 @@
 """The `trained` step's view (004, "Entrenamiento"): what the character is trained in so far;
 the training choices it shows follow (`gmtags.builder.view`). What the step does in the walk
-is `gmtags.builder.steps.Walk._trained`."""
+is `run` below."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 
 from gmtags.builder.controls import Control, Look, Note
+from gmtags.builder.kinds.catalog import slot
+from gmtags.builder.state import State
 from gmtags.ruleset.builder.steps import TrainedStep
+
+
+def run(state: State, step: TrainedStep) -> None:
+    """The step's own training choices, each a slot worked out once every step has run."""
+    state.blank_entry(step.id, step.kind)
+    for n, choice in enumerate(step.choose or ()):
+        key = f"{step.id}/{choice.id}" if choice.id else f"{step.id}/choose.{n}"
+        state.training_slots.append((step.id, slot(state, key, choice, None)))
 
 
 def view(look: Look, step: TrainedStep) -> list[Control]:
