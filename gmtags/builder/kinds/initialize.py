@@ -79,7 +79,7 @@ def view(look: Look, step: InitializeStep) -> list[Control]:
         controls.append(Fact(look.label(write["field"]), f"now {now}, Set writes {write['value']}"))
     count = look.answer(step.id).get("set") or 0
     label = "Set again" if count else "Set"
-    controls.append(Press(label, ("steps", step.id, "set"), count + 1))
+    controls.append(Press(label, ("steps", step.id, "set"), count + 1, name=f"set-{step.id}"))
     return controls
 
 

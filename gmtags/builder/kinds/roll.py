@@ -94,7 +94,7 @@ def view(look: Look, step: RollStep) -> list[Control]:
             attempt = (recorded.get(key) or {}).get("attempt", 0)
             path = ("steps", step.id, "rolls", key)
             label = f"Roll {look.label(key)} again"
-            controls.append(Press(label, path, {"attempt": attempt + 1}))
+            controls.append(Press(label, path, {"attempt": attempt + 1}, name=f"retry-{key}"))
     return controls
 
 

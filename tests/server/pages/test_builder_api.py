@@ -124,7 +124,7 @@ class TestBuild:
         }
         assert start[-1] == {
             "type": "press", "label": "Set again", "path": ["steps", "start", "set"], "value": 2,
-            "op": "put", "disabled": False, "name": "",
+            "op": "put", "disabled": False, "name": "set-start",
         }  # fmt: skip
         assert "view" not in five_e.post(BUILD, json={"answers": WIZARD}).json()
 

@@ -224,7 +224,7 @@
     }
 
     function press(step, control) {
-      return el("button", { type: "button", id: idOf(step, control, control.label), disabled: control.disabled,
+      return el("button", { type: "button", id: control.name ? idOf(step, control) : idOf(step, control, control.label), disabled: control.disabled,
         onclick: () => put(control, control.value) }, control.label);
     }
 
