@@ -3,7 +3,10 @@ of answers (a half-elf wizard: every step answered), median of many builds, in m
 
 Each build recomputes the whole card from the answers (SPEC §10), so this is also what a
 page or the wizard pays on every change. Building on the card it gave (the next change)
-is measured too.
+is measured too, and what the page asks with each build: every step's view and what the
+character so far holds back (`gmtags.builder.view`), as a ratio to the build.
+
+    python benchmarks/bench_builder.py
 """
 
 from __future__ import annotations
@@ -14,6 +17,7 @@ import time
 from pathlib import Path
 
 from gmtags import build_character, load_ruleset
+from gmtags.builder.view import holds, views
 
 ROOT = Path(__file__).resolve().parent.parent
 RULESET = ROOT / "fixtures" / "rulesets" / "builder" / "5e-builder.json"
@@ -37,6 +41,10 @@ def main() -> None:
     again = median_ms(lambda: build_character(ruleset, answers, card))
     print(f"build_character, 5e half-elf wizard, every step answered: {blank:6.2f} ms median")
     print(f"  the same, on the card it built (the next change):        {again:6.2f} ms median")
+    res = build_character(ruleset, answers)
+    drawn = median_ms(lambda: (views(ruleset, res), holds(ruleset, res)))
+    print(f"  every step's view and holds, as the page asks with it:   {drawn:6.2f} ms median"
+          f" ({drawn / blank:.2f} of a build)")  # fmt: skip
 
 
 if __name__ == "__main__":

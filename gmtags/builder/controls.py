@@ -444,8 +444,26 @@ def read_control(data: Mapping[str, Any]) -> Control:
 
 
 def as_json(controls: Sequence[Control]) -> list[dict[str, Any]]:
-    """The controls as the page reads them (paths as lists)."""
-    return [dataclasses.asdict(control) for control in controls]
+    """The controls as the page reads them (tuples as lists): `dataclasses.asdict`'s shape,
+    without its deep copies (the values are the build's, read once)."""
+    return [_json(control) for control in controls]
+
+
+_NAMES: dict[type, tuple[str, ...]] = {}
+
+
+def _json(value: Any) -> Any:
+    kind = type(value)
+    if kind in (str, int, float, bool) or value is None:
+        return value
+    if kind is tuple or kind is list:
+        return [_json(item) for item in value]
+    if kind is dict:
+        return {key: _json(item) for key, item in value.items()}
+    names = _NAMES.get(kind)
+    if names is None:
+        names = _NAMES[kind] = tuple(f.name for f in dataclasses.fields(value))
+    return {name: _json(getattr(value, name)) for name in names}
 
 
 __all__ = [
