@@ -3,11 +3,26 @@ choices, what it keeps but does not count) and what the character so far holds b
 
 from __future__ import annotations
 
+import copy
 import json
 from typing import Any
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from gmtags import build_character, load_ruleset
-from gmtags.builder.controls import Choose, Note, Pick
+from gmtags.builder.controls import (
+    Choose,
+    Count,
+    Flag,
+    Note,
+    Number,
+    Pick,
+    Press,
+    Text,
+    change,
+    flat,
+)
 from gmtags.builder.view import holds, step_view, views
 from gmtags.ruleset.model import Ruleset
 from tests.conftest import FIXTURES
@@ -82,3 +97,50 @@ class TestViews:
         over["steps"]["scores"]["scores"] |= {"con": 15, "int": 10}
         first = view_of(FIVE_E, over, "scores")[0]
         assert first == Note("2 points over budget (29 spent of 27)", "reason")
+
+
+def _uses(controls: list[Any]) -> list[tuple[Any, Any]]:
+    """Every (control, value) a player could use on a step's view, as the page offers them."""
+    found: list[tuple[Any, Any]] = []
+    for control in flat(controls):
+        if isinstance(control, Choose):
+            found += [(control, o.value) for o in control.options]
+        elif isinstance(control, Pick):
+            found += [(control, v) for v, _ in control.choices] + [(control, None)]
+        elif isinstance(control, Count):
+            found += [(control, 1), (control, -1)]
+        elif isinstance(control, Number):
+            low = control.low if control.low is not None else 0
+            high = control.high if control.high is not None else low + 20
+            found += [(control, low), (control, high), (control, None)]
+        elif isinstance(control, Press):
+            found.append((control, None))
+        elif isinstance(control, Text | Flag):
+            found += [(control, "x" if isinstance(control, Text) else True), (control, None)]
+    return found
+
+
+class TestAnyPlay:
+    @settings(max_examples=40, deadline=None)
+    @given(st.lists(st.tuples(st.integers(0, 63), st.integers(0, 10_000)), max_size=12))
+    def test_any_use_of_the_views_builds_and_the_answers_rebuild_the_card(
+        self, moves: list[tuple[int, int]]
+    ) -> None:
+        """A player using the views' controls in any order on any step: every change builds
+        (nothing raises, the answers always read back), and the answers alone build the
+        same card again (the card is a function of the answers, however they were made)."""
+        builder = FIVE_E.sheet.builder_model
+        assert builder is not None
+        answers: dict[str, Any] = {"v": 1, "seed": 7}
+        res = build_character(FIVE_E, answers)
+        for at, pick in moves:
+            step = builder.steps[at % len(builder.steps)]
+            uses = _uses(step_view(FIVE_E, builder, res, step.id) or [])
+            if not uses:
+                continue
+            control, value = uses[pick % len(uses)]
+            changed = copy.deepcopy(res.answers)
+            change(changed, control, value)
+            res = build_character(FIVE_E, changed)
+        again = build_character(FIVE_E, res.answers)
+        assert again.card == res.card and again.answers == res.answers
