@@ -28,7 +28,7 @@ from gmtags.builder.scores import (
     offered_scores,
     point_buy,
 )
-from gmtags.ruleset.builder.steps import AbilitiesStep
+from gmtags.ruleset.builder.steps import AbilitiesStep, ManualLimits
 
 if TYPE_CHECKING:
     from gmtags.builder.state import Entry, State
@@ -391,7 +391,11 @@ def view(look: Look, step: AbilitiesStep) -> list[Control]:
                 faces = " ".join(map(str, roll["faces"]))
                 editor = Fact("Set", f"rolled {faces}")
         elif method == "manual":
-            editor = Number(label, key, base, name=f"manual-{a}", also=chose)
+            limits = methods.manual  # `true`, or `{min, max}` (1.110)
+            low, high = (
+                (limits.min, limits.max) if isinstance(limits, ManualLimits) else (None, None)
+            )
+            editor = Number(label, key, base, low, high, f"manual-{a}", also=chose)
         total = values.ability_score(a) if values is not None else None
         cells: list[Control] = [
             Fact("Ability", label),

@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING
 from gmtags.builder import abilities
 from gmtags.builder.dice import Dice
 from gmtags.ruleset.builder.steps import KitLine
+from gmtags.sheet.values import SheetValues
 
 if TYPE_CHECKING:
     from gmtags.builder.state import State
@@ -38,9 +39,15 @@ def line_coins(state: State, step_id: str, kit_id: str, place: int, line: KitLin
         )
         return None if total is None else max(0, total) * times
     if line.count_from is not None:
-        read = state.values().value(line.count_from)
-        return (max(0, math.floor(read)) if math.isfinite(read) else 0) * times
+        return read_coins(state.values(), line)
     return (line.count or 0) * times
+
+
+def read_coins(values: SheetValues, line: KitLine) -> int:
+    """A `countFrom` line's coins, read on the sheet as `values` holds it (at least 0)."""
+    assert line.count_from is not None
+    read = values.value(line.count_from)
+    return (max(0, math.floor(read)) if math.isfinite(read) else 0) * (line.times or 1)
 
 
 def take_coins(state: State, step_id: str, kit_id: str, lines: list[KitLine]) -> None:
@@ -54,4 +61,4 @@ def take_coins(state: State, step_id: str, kit_id: str, lines: list[KitLine]) ->
             purse[line.coins] = purse.get(line.coins, 0) + amount
 
 
-__all__ = ["line_coins", "take_coins"]
+__all__ = ["line_coins", "read_coins", "take_coins"]

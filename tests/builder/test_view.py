@@ -144,3 +144,31 @@ class TestAnyPlay:
             res = build_character(FIVE_E, changed)
         again = build_character(FIVE_E, res.answers)
         assert again.card == res.card and again.answers == res.answers
+
+
+class TestManualScores:
+    def test_typed_scores_carry_the_manual_limits(self) -> None:
+        """004 `manual{min, max}` (1.110): a typed score's control holds the limits the build
+        holds it to (`manual: true` none of its own)."""
+        data = json.loads(FIVE_E_PATH.read_text(encoding="utf-8"))
+        for step in data["sheet"]["builder"]["steps"]:
+            if step["kind"] == "abilities":
+                step["methods"]["manual"] = {"min": 3, "max": 18}
+        answers = {"v": 1, "seed": 1, "steps": {"scores": {"method": "manual"}}}
+        limited = [c for c in flat(view_of(load_ruleset(data), answers, "scores"))]
+        typed = [c for c in limited if isinstance(c, Number)]
+        assert len(typed) == 6 and {(c.low, c.high) for c in typed} == {(3, 18)}
+        plain = [c for c in flat(view_of(FIVE_E, answers, "scores")) if isinstance(c, Number)]
+        assert {(c.low, c.high) for c in plain} == {(None, None)}
+
+
+def test_a_kit_s_coins_read_from_the_sheet_are_shown_as_the_build_reads_them() -> None:
+    """A kit's coin line with `countFrom` (the 5e sample's background gold) shows the coins
+    the sheet gives now ("10 gp" for a sage), not the coin's name alone."""
+    answers = {"v": 1, "seed": 1, "steps": {"background": {"picks": ["sage"]}}}
+    kits = next(c for c in view_of(FIVE_E, answers, "gear") if isinstance(c, Choose))
+    assert kits.options[0].details[-1] == "10 gp"
+    res = build_character(
+        FIVE_E, {**answers, "steps": {**answers["steps"], "gear": {"kits": ["cleric-kit"]}}}
+    )
+    assert res.card["builder"]["coins"] == {"gp": 10}

@@ -175,6 +175,19 @@ class TestMigrate:
             assert raw.execute("SELECT COUNT(*) FROM snapshot_parts").fetchone()[0] == 0
 
 
+def back_to(store: HistoryStore, version: int, column: str) -> None:
+    """Make `store` one of schema `version`: the column that version added taken out."""
+    with store.database.writing() as db:
+        db.execute(f"ALTER TABLE nodes DROP COLUMN {column}")
+        db.execute(f"UPDATE schema_version SET version = {version}")
+
+
+def version_of(store: HistoryStore) -> int:
+    with store.database.reading() as db:
+        found: int = db.execute("SELECT MAX(version) FROM schema_version").fetchone()[0]
+    return found
+
+
 class TestVersion4:
     def test_applied_is_added_to_a_version_3_store(self, store_path: str) -> None:
         """Schema 4 adds `nodes.applied` to a store of version 3 (SQLite and PostgreSQL); its
@@ -184,12 +197,9 @@ class TestVersion4:
             store.ensure_chat("c", START)
             node = store.reserve("c", None, "turn", START)
             done = store.complete(node, AFTER, fingerprint(receipt), current=True)
-            with store.database.writing() as db:
-                db.execute("ALTER TABLE nodes DROP COLUMN applied")
-                db.execute("UPDATE schema_version SET version = 3")
+            back_to(store, 3, "applied")
         with HistoryStore(store_path) as store:
-            with store.database.reading() as db:
-                assert db.execute("SELECT MAX(version) FROM schema_version").fetchone()[0] == LATEST
+            assert version_of(store) == LATEST
             again = store.node(done.id)
             assert again.applied == () and again.receipts == (receipt,)
             assert store.snapshot(again.after) == AFTER
@@ -204,12 +214,9 @@ class TestVersion5:
             old = store.complete(
                 store.reserve("c", None, "turn", START), AFTER, fingerprint("Dusk."), current=True
             )
-            with store.database.writing() as db:
-                db.execute("ALTER TABLE nodes DROP COLUMN excerpt")
-                db.execute("UPDATE schema_version SET version = 4")
+            back_to(store, 4, "excerpt")
         with HistoryStore(store_path) as store:
-            with store.database.reading() as db:
-                assert db.execute("SELECT MAX(version) FROM schema_version").fetchone()[0] == LATEST
+            assert version_of(store) == LATEST
             again = store.node(old.id)
             assert again.excerpt == "" and again.fingerprint.text == "Dusk."
             node = store.reserve("c", old.id, "turn", AFTER)

@@ -7,13 +7,17 @@ from gmtags.builder import coins
 from gmtags.builder.controls import Choose, Control, Look, Option
 from gmtags.builder.state import State
 from gmtags.ruleset.builder.steps import KitLine, StartingGearStep
+from gmtags.sheet.values import SheetValues
 
 
-def line_text(look: Look, line: KitLine) -> str:
-    """A kit line as the player reads it: "2 × Dagger", "4d4 × 10 gp"."""
+def line_text(look: Look, line: KitLine, values: SheetValues | None = None) -> str:
+    """A kit line as the player reads it: "2 × Dagger", "4d4 × 10 gp", "10 gp" (a count read
+    from the sheet, as the build reads it: `coins.read_coins`)."""
     if line.item is not None:
         count = f"{line.count} × " if line.count is not None and line.count > 1 else ""
         return count + look.ref_label(str(line.item))
+    if line.count_from is not None:
+        return f"{coins.read_coins(values or look.values(), line)} {line.coins}"
     amount = line.roll or (str(line.count) if line.count is not None else "")
     times = f" × {line.times}" if line.times else ""
     return f"{amount}{times} {line.coins}".strip()
@@ -23,6 +27,8 @@ def view(look: Look, step: StartingGearStep) -> list[Control]:
     kits = list(look.answer(step.id).get("kits") or [])
     offered = look.entry.get("offered") or []
     reasons = look.reasons()
+    read = any(line.count_from for kit in step.kits for line in kit.lines)
+    values = look.values() if read else None
     options = tuple(
         Option(
             kit.id,
@@ -30,7 +36,7 @@ def view(look: Look, step: StartingGearStep) -> list[Control]:
             kit.summary or "",
             chosen=kit.id in kits,
             reason=reasons.get(kit.id, ""),
-            details=tuple(line_text(look, line) for line in kit.lines),
+            details=tuple(line_text(look, line, values) for line in kit.lines),
         )
         for kit in step.kits
         if kit.id in offered or kit.id in kits
