@@ -40,7 +40,7 @@ from __future__ import annotations
 import math
 import secrets
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
 
@@ -48,7 +48,7 @@ from gmtags.builder import described, pools, priced_rows, profiles
 from gmtags.builder import party as party_sheet
 from gmtags.builder import steps as kinds
 from gmtags.builder.answers import Answers, read_answers
-from gmtags.builder.card import Layer, Writer, player_layer, settle
+from gmtags.builder.card import Layer, Writer, Wrote, player_layer, settle
 from gmtags.builder.kinds import catalog
 from gmtags.builder.state import Gates
 from gmtags.errors import AnswersError, Problem, RulesetError
@@ -76,6 +76,24 @@ class BuildResult:
     dropped: list[dict[str, Any]]
     answers: dict[str, Any]
     problems: list[dict[str, str]]
+    record: tuple[Wrote, ...] = field(default=(), compare=False, repr=False)
+    """Every change the build made to the player's layer, in order, each with the step (or
+    the finishing work) that made it (`gmtags.builder.card.Wrote`): `take_back` of the
+    whole record from the card (without its builder record) gives the player's layer."""
+
+    def to_json(self) -> dict[str, Any]:
+        """The result as JSON, SPEC §10's fields only."""
+        return {
+            "card": self.card,
+            "pending": self.pending,
+            "steps": self.steps,
+            "pools": self.pools,
+            "ledger": self.ledger,
+            "profile": self.profile,
+            "dropped": self.dropped,
+            "answers": self.answers,
+            "problems": self.problems,
+        }
 
 
 def build_character(
@@ -240,7 +258,7 @@ class _Run:
                     if kit.fits is not None
                     and not values.value(kit.fits.value) >= kit.fits.at_least
                 )
-        return decided
+        return decided.without_empty()
 
     def _without(self, step: kinds.CatalogStep, group: str) -> SheetValues:
         """The sheet built without `step`'s saved picks of the exclusive `group` (1.100)."""
@@ -290,6 +308,7 @@ class _Run:
                 {"path": p.path, "message": p.message}
                 for p in [*state.problems, *_unknown_steps(self.builder, self.answers)]
             ],
+            record=tuple(self.writer.record),
         )
 
 

@@ -32,7 +32,7 @@ this build writes and `settle` puts the card back together.
 from __future__ import annotations
 
 import copy
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -40,7 +40,6 @@ SECTIONS = ("abilities", "skills", "saves", "bonuses", "fields")
 """The card's sections the builder writes by path (`<section>.<id>`)."""
 
 RECORD = "builder"
-_ABSENT = object()
 
 
 RowKey = tuple[str, str, str]
@@ -163,41 +162,77 @@ def player_layer(card: Mapping[str, Any] | None) -> Layer:
     return Layer(data, writes, overrides, old_picks, record, held)
 
 
+class _Absent:
+    """Nothing at a place on the card (`Wrote.before`)."""
+
+    def __repr__(self) -> str:
+        return "ABSENT"
+
+
+ABSENT: Any = _Absent()
+LISTED = ("picks", "lists", "items")
+"""The card's places a build adds to (an insertion at a position) rather than writes."""
+
+
+@dataclass(frozen=True, slots=True)
+class Wrote:
+    """One change a build made to the card, in the order it made them (`Writer.record`).
+
+    `by` is the step whose run made it, or the work done once every step has run: a step's
+    id for its own finishing work, else in parentheses (`(scores)`, `(training)`,
+    `(choices)`, `(ratings)`, `(allocate)`, `(pools)`; `(finish)` for the last checks).
+    `place` is a path (`<section>.<id>`) or, for an addition, `picks`, `lists.<id>` or
+    `items` with the position `at`. `value` is what the builder wrote; `shown` what the card
+    shows instead when that differs (the player's hand edit kept); `before` what the card
+    held there before (`ABSENT` when nothing), so that taking it back is exact."""
+
+    by: str
+    place: str
+    value: Any
+    before: Any = ABSENT
+    shown: Any = ABSENT
+    at: int | None = None
+
+
+def _copied(value: Any) -> Any:
+    return copy.deepcopy(value) if isinstance(value, dict | list) else value
+
+
 @dataclass
 class Writer:
-    """What one build writes onto the player's layer (module doc)."""
+    """What one build writes onto the player's layer (module doc), as an append-only record
+    of each change (`record`): `writes`, `under`, `picks` and `picked_rows` are indexes over
+    it, and `undo_to` takes the last changes back exactly."""
 
     base: dict[str, Any]
     """The player's layer the build reads and writes (a working copy)."""
     layer: Layer | None = None
     """The card taken apart: its overrides stand on the card while the builder writes what it
     wrote before (so what reads the sheet as it is reads the player's edit)."""
+    by: str = ""
+    """Who is writing now (`Wrote.by`): set by the walk as each step and each finishing work
+    runs."""
+    record: list[Wrote] = field(default_factory=list)
     writes: dict[str, Any] = field(default_factory=dict)
     under: dict[str, Any] = field(default_factory=dict)
     picks: list[str] = field(default_factory=list)
     picked_rows: dict[RowKey, int] = field(default_factory=dict)
     """How many rows of each pick this build has written."""
+    version: int = 0
+    """Counts every change made or taken back: the card read at one version is the card."""
 
-    def write(self, path: str, value: Any) -> None:
-        """Write `value` at `path`, remembering the player's value underneath it."""
-        if path not in self.writes:
-            own = read(self.base, path)
-            if own is not None:
-                self.under[path] = copy.deepcopy(own)
-        self.writes[path] = value
+    def write(self, path: str, value: Any, shown: Any = ABSENT) -> None:
+        """Write `value` at `path`, remembering the player's value underneath it. The card
+        shows `shown` when given (a hand-made difference kept on top of the builder's value),
+        else the player's override of the builder's same value, else `value`."""
+        before = read(self.base, path)
         layer = self.layer
         kept = layer is not None and path in layer.overrides and layer.writes.get(path) == value
-        put(self.base, path, layer.overrides[path] if kept and layer is not None else value)
-
-    def unwrite(self, path: str) -> None:
-        """Take back this build's write at `path` (the player's value returns)."""
-        if path not in self.writes:
-            return
-        del self.writes[path]
-        if path in self.under:
-            put(self.base, path, self.under.pop(path))
-        else:
-            drop(self.base, path)
+        if shown is ABSENT and kept and layer is not None:
+            shown = layer.overrides[path]
+        before = ABSENT if before is None else _copied(before)
+        self._log(Wrote(self.by, path, value, before, shown))
+        put(self.base, path, value if shown is ABSENT else shown)
 
     def own(self, path: str) -> Any:
         """The player's value at `path` (None when blank or the builder's)."""
@@ -207,11 +242,15 @@ class Writer:
         """Add `catalog/entry` to the card's picks, once (004: grants once, B38)."""
         picks = self.base.setdefault("picks", [])
         if ref not in picks:
+            self._log(Wrote(self.by, "picks", ref, at=len(picks)))
             picks.append(ref)
-            self.picks.append(ref)
 
-    def row(self, list_id: str, row: dict[str, Any]) -> None:
-        self.base.setdefault("lists", {}).setdefault(list_id, []).append(row)
+    def row(self, list_id: str, row: dict[str, Any], at: int | None = None) -> None:
+        """Add `row` to the list `list_id`: at its end, or at position `at`."""
+        rows = self.base.setdefault("lists", {}).setdefault(list_id, [])
+        at = len(rows) if at is None else at
+        self._log(Wrote(self.by, f"lists.{list_id}", row, at=at))
+        rows.insert(at, row)
 
     def picked_row(self, list_id: str, row: dict[str, Any]) -> None:
         """A row a pick adds, marked `_catalog` and `_pick` (module doc): the `n`th row of
@@ -222,14 +261,71 @@ class Writer:
         if key is None:
             raise ValueError("a pick's row is marked with its entry and its step")
         n = self.picked_rows.get(key, 0)
-        self.picked_rows[key] = n + 1
         held = self.layer.rows.get(key, []) if self.layer is not None else []
         if n < len(held):
             row = {**row, **copy.deepcopy(held[n])}
         self.row(list_id, row)
 
     def item(self, line: dict[str, Any]) -> None:
-        self.base.setdefault("items", []).append(line)
+        items = self.base.setdefault("items", [])
+        self._log(Wrote(self.by, "items", line, at=len(items)))
+        items.append(line)
+
+    # -- the record ---------------------------------------------------------------
+
+    def _log(self, wrote: Wrote) -> None:
+        self.version += 1
+        self.record.append(wrote)
+        self._index(wrote)
+
+    def _index(self, wrote: Wrote) -> None:
+        if wrote.at is None:
+            if wrote.place not in self.writes and wrote.before is not ABSENT:
+                self.under[wrote.place] = wrote.before
+            self.writes[wrote.place] = wrote.value
+        elif wrote.place == "picks":
+            self.picks.append(wrote.value)
+        else:
+            key = row_key(wrote.place.partition(".")[2], wrote.value)
+            if key is not None:
+                self.picked_rows[key] = self.picked_rows.get(key, 0) + 1
+
+    def undo_to(self, size: int) -> None:
+        """Take back every change after the first `size`, last first: the card is as it was
+        when the record had `size` changes, and so are the indexes."""
+        take_back(self.base, self.record[size:])
+        del self.record[size:]
+        self.version += 1
+        self.writes, self.under, self.picks, self.picked_rows = {}, {}, [], {}
+        for wrote in self.record:
+            self._index(wrote)
+
+    def by_step(self) -> dict[str, list[Wrote]]:
+        """The record by who made each change, in the order they first wrote."""
+        found: dict[str, list[Wrote]] = {}
+        for wrote in self.record:
+            found.setdefault(wrote.by, []).append(wrote)
+        return found
+
+
+def take_back(card: dict[str, Any], changes: Sequence[Wrote]) -> None:
+    """Take `changes`, the last changes a build made to `card`, back from it, last first:
+    `card` is then as it was before them (the player's layer, for a build's whole record)."""
+    for wrote in reversed(changes):
+        if wrote.at is None:
+            if wrote.before is ABSENT:
+                drop(card, wrote.place)
+            else:
+                put(card, wrote.place, wrote.before)
+            continue
+        section, _, list_id = wrote.place.partition(".")
+        holder = card["lists"] if list_id else card
+        key = list_id or section
+        del holder[key][wrote.at]
+        if not holder[key]:
+            del holder[key]
+            if list_id and not holder:
+                del card["lists"]
 
 
 def settle(
@@ -241,7 +337,7 @@ def settle(
     dropped = [
         {"path": path, "value": value}
         for path, value in layer.overrides.items()
-        if writer.writes.get(path, _ABSENT) != layer.writes.get(path)
+        if writer.writes.get(path, ABSENT) != layer.writes.get(path)
     ]
     writes = dict(writer.writes)
     if writer.picks:
@@ -253,4 +349,4 @@ def settle(
     return card, dropped
 
 
-__all__ = ["Layer", "Writer", "player_layer", "read", "settle"]
+__all__ = ["ABSENT", "Layer", "Writer", "Wrote", "player_layer", "read", "settle", "take_back"]

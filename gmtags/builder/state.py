@@ -26,6 +26,8 @@ from gmtags.state.snapshot import CharacterCard
 
 Entry = dict[str, Any]
 """One step's result entry, of `res.steps`' shape (SPEC §10)."""
+Finisher = Callable[["State", dict[str, Entry]], None]
+"""Work done once every step has run, given the result entries by step."""
 
 
 @dataclass
@@ -39,6 +41,17 @@ class Gates:
     unfit_kits: dict[str, frozenset[str]] = field(default_factory=dict)
     unpaid_rows: dict[str, dict[int, str]] = field(default_factory=dict)
     """Per priced rows step, the rows its pool did not pay (`gmtags.builder.priced_rows`)."""
+
+    def without_empty(self) -> Gates:
+        """The same gates without a step that closes, hides or leaves unpaid nothing (as a
+        step with no gate reads), so that a build nothing gates is made once."""
+        return Gates(
+            {k: v for k, v in self.closed.items() if v},
+            self.counts,
+            {k: v for k, v in self.hidden_fields.items() if v},
+            {k: v for k, v in self.unfit_kits.items() if v},
+            {k: v for k, v in self.unpaid_rows.items() if v},
+        )
 
 
 @dataclass
@@ -80,9 +93,9 @@ class State:
     made_rolls: dict[str, dict[str, Any]] = field(default_factory=dict)
     rating_grants: list[tuple[str, list[RatingGrant]]] = field(default_factory=list)
     """`grants.ratings` of the active picks, with their source (`<step>/<entry>`), in order."""
-    finishers: list[Callable[[State, dict[str, Entry]], None]] = field(default_factory=list)
+    finishers: list[tuple[str, Finisher]] = field(default_factory=list)
     """Work a step kind does once every step has run (after the scores, the training and the
-    entry choices), in the order the steps asked for it."""
+    entry choices), in the order the steps asked for it (`later`), with who does it."""
     saved: dict[str, Any] = field(default_factory=dict)
     """Keys a step kind keeps in the card's builder record for the next build."""
     ledger: list[dict[str, Any]] = field(default_factory=list)
@@ -107,7 +120,8 @@ class State:
     """The sheet as the steps before a step leave it (`reads.before`)."""
     waiting: dict[str, int] = field(default_factory=dict)
     """Per step, how much of its badge is choices it still waits for (`waits`)."""
-    settle_pools: Callable[[State, dict[str, Entry]], None] | None = None
+    _values: tuple[int, SheetValues] | None = field(default=None, repr=False)
+    settle_pools: Finisher | None = None
     """The work that settles the creation pools (`gmtags.builder.pools.settle`), given by the
     build: a step kind that pays from a pool asks for it with `register_settle`."""
 
@@ -119,9 +133,13 @@ class State:
     # -- reading --------------------------------------------------------------
 
     def values(self) -> SheetValues:
-        """The card as it stands, read as play reads it."""
-        card = CharacterCard.model_validate(self.writer.base)
-        return SheetValues(self.ruleset, card, None)
+        """The card as it stands, read as play reads it: read again only once something was
+        written since (every change goes through the `Writer`, which counts them)."""
+        version = self.writer.version
+        if self._values is None or self._values[0] != version:
+            card = CharacterCard.model_validate(self.writer.base)
+            self._values = (version, SheetValues(self.ruleset, card, None))
+        return self._values[1]
 
     @property
     def catalogs(self) -> dict[str, Catalog]:
@@ -153,11 +171,17 @@ class State:
         entry["pending"] += count
         self.waiting[entry["id"]] = self.waiting.get(entry["id"], 0) + count
 
+    def later(self, by: str, work: Finisher) -> None:
+        """Do `work` once every step has run, after the work asked for before it; `by` names
+        who writes what it writes (`Wrote.by`). The same work is asked for once."""
+        if all(work is not done for _, done in self.finishers):
+            self.finishers.append((by, work))
+
     def register_settle(self) -> None:
         """Settle the creation pools once every step has run (once, at the place of the first
         step kind that asks)."""
-        if self.settle_pools is not None and self.settle_pools not in self.finishers:
-            self.finishers.append(self.settle_pools)
+        if self.settle_pools is not None:
+            self.later("(pools)", self.settle_pools)
 
     def shown_at(self, kind: type, source: str, by_id: dict[str, Entry]) -> Entry:
         """Where a grant's choice is shown: the first step of `kind`, else its source step."""

@@ -92,6 +92,7 @@ class Walk(State):
     def run_step(self, step: Any) -> None:
         """One step, in the order the builder declares them."""
         profiles.decide(self, step)
+        self.writer.by = step.id
         hidden = profiles.hidden(self, step)
         if hidden or (step.when is not None and not self.values().value(step.when) > 0):
             self.blank_entry(step.id, step.kind, shown=False)
@@ -109,12 +110,20 @@ class Walk(State):
     def finish(self) -> None:
         """What the picks gave once every step has run: scores, training, entry choices."""
         by_id = {entry["id"]: entry for entry in self.steps}
+        self.writer.by = "(scores)"
         abilities.finish_scores(self, by_id)
+        self.writer.by = "(training)"
         self._finish_training(by_id)
+        self.writer.by = "(choices)"
         self._finish_entries(by_id)
+        self.writer.by = "(ratings)"
         ratings.free_ratings(self, by_id)
-        for later in self.finishers:
-            later(self, by_id)
+        done = 0
+        while done < len(self.finishers):  # a finisher may ask for more work after the others
+            self.writer.by, work = self.finishers[done]
+            work(self, by_id)
+            done += 1
+        self.writer.by = "(finish)"
         profiles.decide_late(self)  # a budgets-only profile no pool has read yet
         for step in self.builder.steps:
             if isinstance(step, FieldsStep) and by_id[step.id]["shown"]:

@@ -91,7 +91,6 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from gmtags.builder import targets
-from gmtags.builder.card import put
 from gmtags.builder.controls import Control, Count, Group, Look, Pick
 from gmtags.builder.targets import Spot
 from gmtags.ruleset.builder.priced import SpendStep
@@ -114,8 +113,7 @@ MAX_NOTE = 1_000
 def run(state: State, step: AllocateStep) -> None:
     """The step's place in the walk; its stages are worked out once every step has run."""
     state.blank_entry(step.id, step.kind)
-    if finish not in state.finishers:
-        state.finishers.append(finish)
+    state.later("(allocate)", finish)
 
 
 def finish(state: State, by_id: dict[str, Entry]) -> None:
@@ -539,8 +537,7 @@ class _Stages:
                 difference = int(on_card) - was  # edited again since the last build
             final = _clamp(target, value + difference)
             if path in layer.overrides:
-                writer.write(path, layer.writes[path])
-                put(writer.base, path, final)
+                writer.write(path, layer.writes[path], shown=final)
             else:
                 writer.write(path, final)
             if difference:

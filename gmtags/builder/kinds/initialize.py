@@ -65,9 +65,9 @@ def run(state: State, step: InitializeStep) -> None:
         _initialize(state, step, by_id[step.id])
 
     def after_the_others(state: State, by_id: dict[str, Entry]) -> None:
-        state.finishers.append(finish)
+        state.later(step.id, finish)
 
-    state.finishers.append(after_the_others)
+    state.later(step.id, after_the_others)
 
 
 def view(look: Look, step: InitializeStep) -> list[Control]:

@@ -72,7 +72,7 @@ def run(state: State, step: RollStep) -> None:
             _on_finished_sheet(state, step, roll, by_id[step.id])
 
     if later:
-        state.finishers.append(finish)
+        state.later(step.id, finish)
 
 
 def view(look: Look, step: RollStep) -> list[Control]:

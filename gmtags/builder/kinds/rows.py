@@ -103,7 +103,7 @@ def run(state: State, step: RowsStep) -> None:
         _count_from(state, step, shape, paid, anchor, by_id[step.id])
         by_id[step.id]["pending"] += len(unpaid)
 
-    state.finishers.append(finish)
+    state.later(step.id, finish)
 
 
 def capacity(step: RowsStep, shape: SheetList) -> int:
@@ -200,9 +200,10 @@ def _insert(state: State, step: RowsStep, anchor: Row | None, rows: list[Row]) -
     row the list held once the step's rows were written; at its start without one)."""
     if not rows:
         return
-    found = state.writer.base.setdefault("lists", {}).setdefault(step.list, [])
+    found = (state.writer.base.get("lists") or {}).get(step.list) or []
     at = next((n + 1 for n, row in enumerate(found) if row is anchor), 0)
-    found[at:at] = rows
+    for n, row in enumerate(rows):
+        state.writer.row(step.list, row, at + n)
 
 
 def view(look: Look, step: RowsStep) -> list[Control]:

@@ -76,7 +76,6 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from gmtags.builder import accounts
-from gmtags.builder.card import put
 from gmtags.builder.controls import Control, Count, Look
 from gmtags.builder.targets import Spot, spot
 from gmtags.ruleset.builder.common import Cost
@@ -531,8 +530,7 @@ class _Book:
             now_value = _number(layer.overrides[path])
             difference = now_value - was if now_value is not None and was is not None else 0
             final = max(target.low, min(target.high, value + difference))
-            writer.write(path, layer.writes[path])
-            put(writer.base, path, _plain(final))
+            writer.write(path, layer.writes[path], shown=_plain(final))
         if bought:
             state.saved[BOUGHT] = bought
         if self.record:

@@ -6,7 +6,7 @@
   ruleset embedded in the page. The page keeps the answers (and an undo
   stack) itself and asks the build endpoint for the card on every change.
 - `POST /gmtags/api/builder/build` `{"answers", "card"?, "party"?, "chat"?}`:
-  the §10 result (`dataclasses.asdict(BuildResult)`). Stateless: with
+  the §10 result (`BuildResult.to_json`). Stateless: with
   `party: true` the members are the characters of `chat`'s current snapshot
   (none without a chat) and `card` defaults to that snapshot's party sheet.
 - `POST /gmtags/api/builder/save` `{"chat", "name", "card"}` (a character) or
@@ -33,7 +33,6 @@ Decisions where SPEC §11 is silent:
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -178,7 +177,7 @@ def routes(config: ServerConfig, book: ChatBook) -> list[BaseRoute]:
             res = await run_in_threadpool(build, ruleset, answers, card, party, members)
         except BadRequest as bad:
             return bad.response()
-        body = dataclasses.asdict(res)
+        body = res.to_json()
         if data.get("view") is True:  # the page's own: the steps it draws from their views
             body["view"] = views(ruleset, res, party)
             body["holds"] = holds(ruleset, res, party)
