@@ -37,24 +37,22 @@ seed is silent are in each module's docstring and in `BUILDER.md` §3.
 
 from __future__ import annotations
 
-import math
+import copy
 import secrets
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import partial
 from typing import Any
 
-from gmtags.builder import described, pools, priced_rows, profiles
+from gmtags.builder import described, pools, profiles
 from gmtags.builder import party as party_sheet
 from gmtags.builder import steps as kinds
 from gmtags.builder.answers import Answers, read_answers
 from gmtags.builder.card import Layer, Writer, Wrote, player_layer, settle
-from gmtags.builder.kinds import catalog
-from gmtags.builder.state import Gates
+from gmtags.builder.state import Context, Finished, Gates
 from gmtags.errors import AnswersError, Problem, RulesetError
 from gmtags.jsonfile import json_type
 from gmtags.ruleset.builder import Builder
-from gmtags.ruleset.builder.priced import RowsStep
 from gmtags.ruleset.model import Ruleset
 from gmtags.sheet.values import SheetValues
 from gmtags.state.snapshot import CharacterCard, card_problems
@@ -179,48 +177,32 @@ def _build(
 ) -> BuildResult:
     seed = read.seed if read.seed is not None else secrets.randbits(63)
     layer = player_layer(card)
-    gates = Gates()
-    run = _Run(ruleset, builder, read, seed, layer, gates)
+    context = Context(ruleset, builder, read, seed)
+    run = _Run(context, layer)
     for _ in range(MAX_BUILDS):
-        run = _Run(ruleset, builder, read, seed, layer, gates)
+        run = _Run(context, layer)
         run.build()
         decided = run.gates_now()
-        if decided == gates:
+        if decided == context.gates:
             break
-        gates = decided
+        context = replace(context, gates=decided)
     return run.result()
 
 
 class _Run:
-    """One build from the player's layer with the gates of the build before."""
+    """One build from the player's layer in its context (the gates of the build before)."""
 
-    def __init__(
-        self,
-        ruleset: Ruleset,
-        builder: Builder,
-        answers: Answers,
-        seed: int,
-        layer: Layer,
-        gates: Gates,
-    ) -> None:
-        import copy
-
-        self.ruleset = ruleset
-        self.builder = builder
-        self.answers = answers
-        self.seed = seed
+    def __init__(self, context: Context, layer: Layer) -> None:
+        self.context = replace(context, before=self._before, settle_pools=pools.settle)
         self.layer = layer
-        self.gates = gates
         self.writer = Writer(copy.deepcopy(layer.card), layer)
-        self.state = kinds.Walk(ruleset, builder, answers, seed, self.writer, gates)
-        self.state.settle_pools = pools.settle
-        self.state.before = self._before
+        self.state = kinds.Walk(self.context, self.writer)
         self._befores: dict[str, SheetValues] = {}
 
     def build(self) -> None:
-        for step in self.builder.steps:
+        for step in self.context.builder.steps:
             self.state.run_step(step)
-        if self.builder.pools:
+        if self.context.builder.pools:
             # 004: every declared pool is there from the start at its budget, whether or
             # not a shown step pays from it (an initialize step reads its `remaining`).
             self.state.register_settle()
@@ -230,55 +212,38 @@ class _Run:
         return self.state.values()
 
     def gates_now(self) -> Gates:
-        """The gates the finished card decides (module doc)."""
-        values = self.values()
-        decided = Gates()
-        for step in self.builder.steps:
-            if isinstance(step, kinds.CatalogStep):
-                decided.closed[step.id] = (
-                    catalog.closed_now(self.state, step, values, partial(self._without, step))
-                    if step.reads is None
-                    else catalog.closed_now(self.state, step, self._before(step.reads.before))
-                )
-                if step.count_from is not None:
-                    counted = values.value(step.count_from)
-                    most = step.max if step.max is not None else kinds.MAX_PICKS
-                    whole = math.floor(counted) if math.isfinite(counted) else 0
-                    decided.counts[step.id] = max(0, min(whole, most))
-            elif isinstance(step, RowsStep) and step.pool is not None:
-                decided.unpaid_rows[step.id] = priced_rows.unpaid_rows(self.state, step)
-            elif isinstance(step, kinds.FieldsStep) and step.shown_when:
-                decided.hidden_fields[step.id] = frozenset(
-                    name for name, ref in step.shown_when.items() if not values.value(ref) > 0
-                )
-            elif isinstance(step, kinds.StartingGearStep) and step.strict:
-                decided.unfit_kits[step.id] = frozenset(
-                    kit.id
-                    for kit in step.kits
-                    if kit.fits is not None
-                    and not values.value(kit.fits.value) >= kit.fits.at_least
-                )
-        return decided.without_empty()
+        """The gates the finished card decides: each step kind's own `gate` (module doc)."""
+        done = Finished(self.state, self.values(), self._without, self._before)
+        decided: dict[str, object] = {}
+        for step in self.context.builder.steps:
+            kind = kinds.KINDS.get(step.kind)
+            found = kind.gate(done, step) if kind is not None and kind.gate is not None else None
+            if found is not None:
+                decided[step.id] = found
+        return Gates(decided)
 
-    def _without(self, step: kinds.CatalogStep, group: str) -> SheetValues:
-        """The sheet built without `step`'s saved picks of the exclusive `group` (1.100)."""
-        catalog = self.state.catalogs.get(step.catalog)
+    def _without(self, step_id: str, group: str) -> SheetValues:
+        """The sheet built without `step_id`'s saved picks of the exclusive `group` (1.100)."""
+        step = next(s for s in self.context.builder.steps if s.id == step_id)
+        catalog = self.state.catalogs.get(getattr(step, "catalog", ""))
         grouped = (
             {e.id for e in (catalog.entries or ()) if e.exclusive == group} if catalog else set()
         )
-        answer = self.answers.step(step.id)
+        answers = self.context.answers
+        answer = answers.step(step_id)
         kept = [pick for pick in answer.picks or [] if pick not in grouped]
-        steps = {**self.answers.steps, step.id: answer.model_copy(update={"picks": kept})}
-        answers = self.answers.model_copy(update={"steps": steps})
-        apart = _Run(self.ruleset, self.builder, answers, self.seed, self.layer, self.gates)
+        steps = {**answers.steps, step_id: answer.model_copy(update={"picks": kept})}
+        apart = _Run(
+            replace(self.context, answers=answers.model_copy(update={"steps": steps})), self.layer
+        )
         apart.build()
         return apart.values()
 
     def _before(self, step_id: str) -> SheetValues:
         """The sheet as the steps before `step_id` leave it (`gmtags.builder.profiles`)."""
         if step_id not in self._befores:
-            cut = _Run(self.ruleset, self.builder, self.answers, self.seed, self.layer, self.gates)
-            cut.state.cut = profiles.cut_from(self.builder, step_id)
+            hidden = profiles.cut_from(self.context.builder, step_id)
+            cut = _Run(replace(self.context, cut=hidden), self.layer)
             cut.build()
             self._befores[step_id] = cut.values()
         return self._befores[step_id]
@@ -306,7 +271,7 @@ class _Run:
             answers=state.normalised_answers(),
             problems=[
                 {"path": p.path, "message": p.message}
-                for p in [*state.problems, *_unknown_steps(self.builder, self.answers)]
+                for p in [*state.problems, *_unknown_steps(state.builder, state.answers)]
             ],
             record=tuple(self.writer.record),
         )

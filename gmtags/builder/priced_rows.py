@@ -28,6 +28,8 @@ Decisions where the sources are silent:
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from gmtags.builder.accounts import CANNOT_PAY, NO_CREDIT, Charge, whole
@@ -89,13 +91,21 @@ def charge(state: State, step: RowsStep, rows: list[Row]) -> list[int]:
     if step.pool is None or step.cost is None:
         return []
     state.register_settle()
-    closed = state.gates.unpaid_rows.get(step.id, {})
+    gated = state.gates.of(step.id, UnpaidRows)
+    closed = gated.rows if gated is not None else {}
     values = state.values()
     state.row_prices[step.id] = [row_price(step, row, values) for row in rows]
     for n, price in enumerate(state.row_prices[step.id]):
         if n not in closed:
             state.charges.append(Charge(step.pool, step.id, str(n), price))
     return sorted(closed)
+
+
+@dataclass(frozen=True)
+class UnpaidRows:
+    """A priced rows step's gate: the rows its pool did not pay, with why (`unpaid_rows`)."""
+
+    rows: Mapping[int, str]
 
 
 def unpaid_rows(state: State, step: RowsStep) -> dict[int, str]:
@@ -121,4 +131,4 @@ def unpaid_rows(state: State, step: RowsStep) -> dict[int, str]:
     return closed
 
 
-__all__ = ["charge", "copies", "row_price", "unpaid_rows"]
+__all__ = ["UnpaidRows", "charge", "copies", "row_price", "unpaid_rows"]

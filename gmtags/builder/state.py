@@ -8,9 +8,10 @@ imports the walk, and the walk imports them all.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from types import MappingProxyType
+from typing import Any, TypeVar
 
 from gmtags.builder.accounts import Account, Charge
 from gmtags.builder.answers import Answers
@@ -26,32 +27,36 @@ from gmtags.state.snapshot import CharacterCard
 
 Entry = dict[str, Any]
 """One step's result entry, of `res.steps`' shape (SPEC §10)."""
+T = TypeVar("T")
 Finisher = Callable[["State", dict[str, Entry]], None]
 """Work done once every step has run, given the result entries by step."""
 
 
-@dataclass
+@dataclass(frozen=True)
 class Gates:
-    """What the sheet as it is decided on the last build: per catalog step, the picks it
-    reads as not offered (and why) and its counted size; per step, the fields it hides."""
+    """What the finished sheet decided on the build before, by step: each step kind's own
+    `gate` (`gmtags.builder.steps.StepKind`: a catalog step's picks not offered and its
+    counted size, the fields a fields step hides, …). A step the sheet gates in nothing is
+    absent, so a build nothing gates is made once."""
 
-    closed: dict[str, dict[str, str]] = field(default_factory=dict)
-    counts: dict[str, int] = field(default_factory=dict)
-    hidden_fields: dict[str, frozenset[str]] = field(default_factory=dict)
-    unfit_kits: dict[str, frozenset[str]] = field(default_factory=dict)
-    unpaid_rows: dict[str, dict[int, str]] = field(default_factory=dict)
-    """Per priced rows step, the rows its pool did not pay (`gmtags.builder.priced_rows`)."""
+    by_step: Mapping[str, object] = field(default_factory=dict)
 
-    def without_empty(self) -> Gates:
-        """The same gates without a step that closes, hides or leaves unpaid nothing (as a
-        step with no gate reads), so that a build nothing gates is made once."""
-        return Gates(
-            {k: v for k, v in self.closed.items() if v},
-            self.counts,
-            {k: v for k, v in self.hidden_fields.items() if v},
-            {k: v for k, v in self.unfit_kits.items() if v},
-            {k: v for k, v in self.unpaid_rows.items() if v},
-        )
+    def of(self, step_id: str, kind: type[T]) -> T | None:
+        """The gate of `step_id`, when there is one of its kind's type."""
+        found = self.by_step.get(step_id)
+        return found if isinstance(found, kind) else None
+
+
+@dataclass(frozen=True)
+class Finished:
+    """What a step kind's `gate` reads: the finished build, the sheet as it is, and the sheet
+    built again without a step's saved picks of an exclusive group (`without(step, group)`)
+    or as the steps before a step leave it (`before(step)`)."""
+
+    state: State
+    values: SheetValues
+    without: Callable[[str, str], SheetValues]
+    before: Callable[[str], SheetValues]
 
 
 @dataclass
@@ -67,16 +72,37 @@ class Picked:
         return f"{self.catalog.id}/{self.entry.id}"
 
 
-@dataclass
-class State:
-    """One build in progress (module doc)."""
+@dataclass(frozen=True)
+class Context:
+    """What one build reads and never changes: the ruleset and its builder, the answers and
+    the seed, the gates the build before decided, and, for a build of the sheet before a
+    step, the steps it hides (`cut`); `before` gives the sheet as the steps before a step
+    leave it, and `settle_pools` the work that settles the creation pools (`gmtags.builder.
+    pools.settle`), which a step kind that pays from a pool asks for (`register_settle`)."""
 
     ruleset: Ruleset
     builder: Builder
     answers: Answers
     seed: int
+    gates: Gates = field(default_factory=Gates)
+    cut: frozenset[str] | None = None
+    before: Callable[[str], SheetValues] | None = None
+    settle_pools: Finisher | None = None
+    catalogs: Mapping[str, Catalog] = field(init=False, repr=False, compare=False)
+    """The ruleset's catalogs by id."""
+
+    def __post_init__(self) -> None:
+        by_id = {catalog.id: catalog for catalog in self.ruleset.catalog_models}
+        object.__setattr__(self, "catalogs", MappingProxyType(by_id))
+
+
+@dataclass
+class State:
+    """One build in progress (module doc): what it reads (`context`, frozen) and what the
+    steps have written so far (`writer`, its append-only record) and leave for after."""
+
+    context: Context
     writer: Writer
-    gates: Gates
     steps: list[Entry] = field(default_factory=list)
     pools: dict[str, dict[str, int]] = field(default_factory=dict)
     problems: list[Problem] = field(default_factory=list)
@@ -114,16 +140,45 @@ class State:
     profile: str | None = None
     """The character's profile (`gmtags.builder.profiles`), once `profile_read`."""
     profile_read: bool = False
-    cut: frozenset[str] | None = None
-    """The steps hidden in a build of the sheet before a step (`gmtags.builder.profiles`)."""
-    before: Callable[[str], SheetValues] | None = None
-    """The sheet as the steps before a step leave it (`reads.before`)."""
     waiting: dict[str, int] = field(default_factory=dict)
     """Per step, how much of its badge is choices it still waits for (`waits`)."""
     _values: tuple[int, SheetValues] | None = field(default=None, repr=False)
-    settle_pools: Finisher | None = None
-    """The work that settles the creation pools (`gmtags.builder.pools.settle`), given by the
-    build: a step kind that pays from a pool asks for it with `register_settle`."""
+
+    # -- what the build reads (its context) -------------------------------------
+
+    @property
+    def ruleset(self) -> Ruleset:
+        return self.context.ruleset
+
+    @property
+    def builder(self) -> Builder:
+        return self.context.builder
+
+    @property
+    def answers(self) -> Answers:
+        return self.context.answers
+
+    @property
+    def seed(self) -> int:
+        return self.context.seed
+
+    @property
+    def gates(self) -> Gates:
+        return self.context.gates
+
+    @property
+    def cut(self) -> frozenset[str] | None:
+        """The steps hidden in a build of the sheet before a step (`gmtags.builder.profiles`)."""
+        return self.context.cut
+
+    @property
+    def before(self) -> Callable[[str], SheetValues] | None:
+        """The sheet as the steps before a step leave it (`reads.before`)."""
+        return self.context.before
+
+    @property
+    def catalogs(self) -> Mapping[str, Catalog]:
+        return self.context.catalogs
 
     @property
     def previous(self) -> dict[str, Any]:
@@ -140,10 +195,6 @@ class State:
             card = CharacterCard.model_validate(self.writer.base)
             self._values = (version, SheetValues(self.ruleset, card, None))
         return self._values[1]
-
-    @property
-    def catalogs(self) -> dict[str, Catalog]:
-        return {catalog.id: catalog for catalog in self.ruleset.catalog_models}
 
     def _entry(self, step: Entry, kind: str) -> Entry:
         self.steps.append(step | {"kind": kind})
@@ -180,8 +231,8 @@ class State:
     def register_settle(self) -> None:
         """Settle the creation pools once every step has run (once, at the place of the first
         step kind that asks)."""
-        if self.settle_pools is not None:
-            self.later("(pools)", self.settle_pools)
+        if self.context.settle_pools is not None:
+            self.later("(pools)", self.context.settle_pools)
 
     def shown_at(self, kind: type, source: str, by_id: dict[str, Entry]) -> Entry:
         """Where a grant's choice is shown: the first step of `kind`, else its source step."""
@@ -213,4 +264,4 @@ class State:
         return data
 
 
-__all__ = ["Entry", "Gates", "Picked", "State"]
+__all__ = ["Context", "Entry", "Finished", "Gates", "Picked", "State"]

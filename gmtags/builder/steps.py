@@ -67,7 +67,7 @@ from gmtags.builder.kinds import (
     trained,
 )
 from gmtags.builder.kinds.catalog import MAX_PICKS, matches
-from gmtags.builder.state import Entry, State
+from gmtags.builder.state import Entry, Finished, State
 from gmtags.builder.training import Slot, SlotResult, Tiers, Training, What
 from gmtags.ruleset.builder.priced import InitializeStep, RollStep, RowsStep, SpendStep
 from gmtags.ruleset.builder.steps import (
@@ -267,7 +267,7 @@ class StepKind:
     shape rules in its `rules()`, its references to the sheet in its `check_refs`), what
     runs it at its turn in the walk, and, when it has one, the view a player uses it by
     (`gmtags.builder.controls`: the wizard and the page draw a kind with a view from it
-    alone). Work that needs every step done first goes in `State.finishers`."""
+    alone). Work that needs every step done first is asked for with `State.later`."""
 
     name: str
     model: type[StepBase]
@@ -278,6 +278,10 @@ class StepKind:
     holds: Callable[[Look, Any], Mapping[str, str]] | None = None
     """What the character so far shows in place of a part of the sheet the step has not
     made yet (`{"scores": "Not chosen yet: …"}`)."""
+    gate: Callable[[Finished, Any], object | None] | None = None
+    """What the step reads on the finished sheet (`Finished`), for the build made again
+    with it (`State.gates`; `gmtags.builder.build`, BUILDER §3.11); None when it reads
+    nothing there now. The step's run reads it back with `state.gates.of`."""
 
 
 KINDS: dict[str, StepKind] = {}
@@ -297,19 +301,19 @@ def unregister(name: str) -> None:
     STEPS.pop(name, None)
 
 
-register(StepKind("catalog", CatalogStep, catalog.run, catalog.view))
-register(StepKind("fields", FieldsStep, fields.run, fields.view))
+register(StepKind("catalog", CatalogStep, catalog.run, catalog.view, gate=catalog.gate))
+register(StepKind("fields", FieldsStep, fields.run, fields.view, gate=fields.gate))
 register(
     StepKind(
         "abilities", AbilitiesStep, abilities.abilities_step, abilities.view, True, abilities.holds
     )
 )
 register(StepKind("trained", TrainedStep, trained.run, trained.view))
-register(StepKind("startingGear", StartingGearStep, gear.run, gear.view))
+register(StepKind("startingGear", StartingGearStep, gear.run, gear.view, gate=gear.gate))
 register(StepKind("choices", ChoicesStep, choices.run, choices.view))
 register(StepKind("allocate", AllocateStep, allocate.run, allocate.view))
 register(StepKind("spend", SpendStep, spend.run, spend.view))
-register(StepKind("rows", RowsStep, rows.run, rows.view))
+register(StepKind("rows", RowsStep, rows.run, rows.view, gate=rows.gate))
 register(StepKind("roll", RollStep, roll.run, roll.view))
 register(StepKind("initialize", InitializeStep, initialize.run, initialize.view))
 

@@ -13,6 +13,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from jsonschema import Draft202012Validator
+from jsonschema.exceptions import best_match
 
 from gmtags.builder.build import build_character
 from gmtags.builder.steps import KINDS, register, unregister
@@ -22,6 +24,7 @@ from gmtags.errors import RulesetError
 from gmtags.ruleset.builder.steps import STEPS
 from gmtags.ruleset.load import load_ruleset
 from gmtags.ruleset.model import Ruleset
+from gmtags.ruleset.schema import ruleset_schema
 from tests.builder.toy_kind import OATH
 from tests.conftest import FIXTURES, invoke
 
@@ -87,6 +90,21 @@ class TestTheModel:
         found = [(p.path, p.message) for p in refused.value.problems]
         assert found == [("sheet.builder.steps.0.field", "'luck' is not a text field of the sheet")]
 
+    def test_the_json_schema_describes_it(self, oath: None) -> None:
+        """`gmtags schema` made with the kind registered: an editor accepts the oath step and
+        underlines a missing oath list at the step (the schema is read from the table)."""
+        schema = Draft202012Validator(ruleset_schema())
+        assert not list(schema.iter_errors(toy_data()))
+        broken = toy_data()
+        del broken["sheet"]["builder"]["steps"][0]["oaths"]
+        found = best_match(schema.iter_errors(broken))
+        assert found is not None and list(found.absolute_path) == ["sheet", "builder", "steps", 0]
+        assert found.message == "'oaths' is a required property"
+        unregister("oath")
+        assert not list(schema.iter_errors(toy_data()))  # made before: it knows the oath
+        assert list(Draft202012Validator(ruleset_schema()).iter_errors(toy_data()))
+        register(OATH)
+
     def test_the_step_is_dumped_as_written(self, ruleset: Ruleset) -> None:
         builder = ruleset.sheet.builder_model
         assert builder is not None
@@ -106,6 +124,32 @@ class TestTheBuild:
         entry = next(s for s in sworn.steps if s["id"] == "oath")
         assert entry["active"] == ["blood"]
         assert entry["inactive"] == [{"answer": "honour", "reason": "replaced by a later oath"}]
+
+    def test_its_gate_reads_the_finished_character(self, oath: None) -> None:
+        """An oath that needs a retainer is not offered while the finished character has
+        none, though the retainers step comes after the oath: the kind's own gate joins the
+        build's reads of the finished sheet, and the build is made again with it."""
+        needs = [*OATH_STEP["oaths"], {"id": "kin", "label": "By my kin", "needs": "retainers"}]
+        ruleset = load_ruleset(toy_data(oaths=needs))
+        alone = {"v": 1, "seed": 1, "steps": {"oath": {"picks": ["kin"]}}}
+        res = build_character(ruleset, alone)
+        entry = next(s for s in res.steps if s["id"] == "oath")
+        assert entry["offered"] == ["honour", "blood"]
+        assert entry["inactive"] == [{"answer": "kin", "reason": "needs a row in retainers"}]
+        assert "occupation" not in res.card.get("fields", {})
+        alone["steps"]["retainers"] = {"rows": [{"name": "Bob"}]}
+        res = build_character(ruleset, alone)
+        assert res.card["fields"]["occupation"] == "By my kin"
+        assert next(s for s in res.steps if s["id"] == "oath")["active"] == ["kin"]
+
+    def test_a_list_it_needs_is_checked_at_its_path(self, oath: None) -> None:
+        needs = [{"id": "kin", "label": "By my kin", "needs": "nowhere"}]
+        with pytest.raises(RulesetError) as refused:
+            load_ruleset(toy_data(oaths=needs))
+        found = [(p.path, p.message) for p in refused.value.problems]
+        assert found == [
+            ("sheet.builder.steps.0.oaths.0.needs", "'nowhere' is not a list of the sheet")
+        ]
 
 
 class TestTheCommandLine:

@@ -6,14 +6,17 @@ silent are in `gmtags.builder.steps`' module doc."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+import math
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 from gmtags.builder import quotas
 from gmtags.builder.accounts import CANNOT_PAY, NO_CREDIT, pick_price
 from gmtags.builder.controls import Choose, Control, Look, Option
 from gmtags.builder.scores import Chosen
-from gmtags.builder.state import Entry, Picked, State
+from gmtags.builder.state import Entry, Finished, Picked, State
 from gmtags.builder.training import Slot
 from gmtags.ruleset.builder.steps import CatalogStep, FromWithin
 from gmtags.ruleset.catalogs import Catalog, CatalogEntry
@@ -143,6 +146,31 @@ def closed_now(
     return closed
 
 
+@dataclass(frozen=True)
+class CatalogGate:
+    """What the finished sheet decides for a catalog step: the picks it does not offer now,
+    with why (`closed_now`), and how many picks it takes (`countFrom`)."""
+
+    closed: Mapping[str, str]
+    count: int | None = None
+
+
+def gate(done: Finished, step: CatalogStep) -> CatalogGate | None:
+    """Read `upTo`, `offeredWhen`, what a pool can pay and `countFrom` on the finished sheet
+    (or the sheet before the step the step's `reads.before` names)."""
+    if step.reads is None:
+        closed = closed_now(done.state, step, done.values, partial(done.without, step.id))
+    else:
+        closed = closed_now(done.state, step, done.before(step.reads.before))
+    count = None
+    if step.count_from is not None:
+        counted = done.values.value(step.count_from)
+        most = step.max if step.max is not None else MAX_PICKS
+        whole = math.floor(counted) if math.isfinite(counted) else 0
+        count = max(0, min(whole, most))
+    return CatalogGate(closed, count) if closed or count is not None else None
+
+
 def run(state: State, step: CatalogStep) -> None:
     """A catalog step: its picks that count, what each gives, and its badge (004)."""
     entry_out = state.blank_entry(step.id, step.kind)
@@ -153,10 +181,11 @@ def run(state: State, step: CatalogStep) -> None:
     offered = _offered(state, step, catalog)
     if step.pool is not None:
         state.register_settle()
-    closed = state.gates.closed.get(step.id, {})
+    gated = state.gates.of(step.id, CatalogGate)
+    closed = gated.closed if gated is not None else {}
     open_ids = [e.id for e in offered if e.id not in closed]
     by_id = {e.id: e for e in offered}
-    counted = state.gates.counts.get(step.id) if step.count_from is not None else None
+    counted = gated.count if gated is not None and step.count_from is not None else None
     most = counted if counted is not None else (step.max if step.max is not None else 1)
     if step.count_from is not None and counted is None:
         most = step.max if step.max is not None else MAX_PICKS

@@ -4,11 +4,12 @@ and once every step has run, `pending`."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from gmtags.builder.card import read
 from gmtags.builder.controls import Control, Flag, Look, Note, Number, Pick, Text
-from gmtags.builder.state import Entry, State
+from gmtags.builder.state import Entry, Finished, State
 from gmtags.ruleset.builder.steps import FieldsStep
 from gmtags.ruleset.model import Ruleset
 from gmtags.sheet.holds import value_problem
@@ -76,10 +77,25 @@ def run(state: State, step: FieldsStep) -> None:
     entry["offered"] = list(step.fields)
 
 
+@dataclass(frozen=True)
+class HiddenFields:
+    """A fields step's gate: the fields its `shownWhen` hides on the finished sheet."""
+
+    names: frozenset[str]
+
+
+def gate(done: Finished, step: FieldsStep) -> HiddenFields | None:
+    hidden = frozenset(
+        name for name, ref in (step.shown_when or {}).items() if not done.values.value(ref) > 0
+    )
+    return HiddenFields(hidden) if hidden else None
+
+
 def pending(state: State, step: FieldsStep, entry: Entry) -> None:
     """004: the badge counts the empty fields not in `optional`, shown (`shownWhen`), plus
     one while a `total` is exceeded."""
-    hidden = state.gates.hidden_fields.get(step.id, frozenset())
+    gated = state.gates.of(step.id, HiddenFields)
+    hidden = gated.names if gated is not None else frozenset()
     optional = set(step.optional or ())
     empty = [
         name

@@ -3,9 +3,11 @@ lines, to take. What it does in the walk is `run` below."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from gmtags.builder import coins
 from gmtags.builder.controls import Choose, Control, Look, Option
-from gmtags.builder.state import State
+from gmtags.builder.state import Finished, State
 from gmtags.ruleset.builder.steps import KitLine, StartingGearStep
 from gmtags.sheet.values import SheetValues
 
@@ -49,9 +51,28 @@ def view(look: Look, step: StartingGearStep) -> list[Control]:
     ]
 
 
+@dataclass(frozen=True)
+class UnfitKits:
+    """A strict startingGear step's gate: the kits whose `fits` the finished sheet fails."""
+
+    ids: frozenset[str]
+
+
+def gate(done: Finished, step: StartingGearStep) -> UnfitKits | None:
+    if not step.strict:
+        return None
+    unfit = frozenset(
+        kit.id
+        for kit in step.kits
+        if kit.fits is not None and not done.values.value(kit.fits.value) >= kit.fits.at_least
+    )
+    return UnfitKits(unfit) if unfit else None
+
+
 def run(state: State, step: StartingGearStep) -> None:
     entry = state.blank_entry(step.id, step.kind)
-    unfit = state.gates.unfit_kits.get(step.id, frozenset())
+    gated = state.gates.of(step.id, UnfitKits)
+    unfit = gated.ids if gated is not None else frozenset()
     kits = {kit.id: kit for kit in step.kits}
     entry["offered"] = [k for k in kits if k not in unfit]
     taken: list[str] = []

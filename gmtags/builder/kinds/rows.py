@@ -60,7 +60,7 @@ from gmtags.ruleset.sheet.lists import SheetList
 from gmtags.sheet.holds import value_problem
 
 if TYPE_CHECKING:
-    from gmtags.builder.state import Entry, State
+    from gmtags.builder.state import Entry, Finished, State
 
 Row = dict[str, Any]
 
@@ -89,7 +89,8 @@ def run(state: State, step: RowsStep) -> None:
     unpaid = priced_rows.charge(state, step, written)
     for n, row in enumerate(written):
         if n in unpaid:
-            reason = state.gates.unpaid_rows[step.id][n]
+            gated = state.gates.of(step.id, priced_rows.UnpaidRows)
+            reason = gated.rows[n] if gated is not None else ""
             entry["inactive"].append({"answer": n, "reason": reason})
             continue
         mark: Row = {"_pick": step.id, "_row": n}
@@ -204,6 +205,14 @@ def _insert(state: State, step: RowsStep, anchor: Row | None, rows: list[Row]) -
     at = next((n + 1 for n, row in enumerate(found) if row is anchor), 0)
     for n, row in enumerate(rows):
         state.writer.row(step.list, row, at + n)
+
+
+def gate(done: Finished, step: RowsStep) -> priced_rows.UnpaidRows | None:
+    """The rows the step's pool did not pay on the finished build, or could not pay now."""
+    if step.pool is None:
+        return None
+    unpaid = priced_rows.unpaid_rows(done.state, step)
+    return priced_rows.UnpaidRows(unpaid) if unpaid else None
 
 
 def view(look: Look, step: RowsStep) -> list[Control]:
