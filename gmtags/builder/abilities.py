@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from gmtags.builder import dice as rolls
 from gmtags.builder.answers import RecordedRoll
 from gmtags.builder.controls import Control, Fact, Look, Note, Number, Pick, Table
+from gmtags.builder.result import Inactive
 from gmtags.builder.scores import (
     Chosen,
     PointBuy,
@@ -214,7 +215,7 @@ def finish_scores(state: State, by_id: dict[str, Entry]) -> None:
     for source, slot in state.ability_slots:
         shown = state.shown_at(AbilitiesStep, source, by_id)
         active = [r.ability for r in granted.raises if r.source == slot.key]
-        inactive = [
+        inactive: list[Inactive] = [
             {"answer": i.answer, "reason": i.reason}
             for i in granted.inactive
             if i.source == slot.key

@@ -49,6 +49,7 @@ from gmtags.builder import party as party_sheet
 from gmtags.builder import steps as kinds
 from gmtags.builder.answers import Answers, read_answers
 from gmtags.builder.card import Layer, Writer, Wrote, player_layer, settle
+from gmtags.builder.result import LedgerLine, StepEntry
 from gmtags.builder.state import Context, Finished, Gates
 from gmtags.errors import AnswersError, Problem, RulesetError
 from gmtags.jsonfile import json_type
@@ -67,9 +68,9 @@ class BuildResult:
 
     card: dict[str, Any]
     pending: dict[str, int]
-    steps: list[dict[str, Any]]
+    steps: list[StepEntry]
     pools: dict[str, dict[str, int]]
-    ledger: list[dict[str, Any]]
+    ledger: list[LedgerLine]
     profile: str | None
     dropped: list[dict[str, Any]]
     answers: dict[str, Any]

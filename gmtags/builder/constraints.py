@@ -40,9 +40,7 @@ from gmtags.ruleset.builder.common import NumberOrRef
 from gmtags.sheet.values import SheetValues
 
 if TYPE_CHECKING:
-    from gmtags.builder.state import State
-
-Entry = dict[str, Any]
+    from gmtags.builder.state import Entry, State
 
 
 def _number(value: object) -> float | None:

@@ -61,6 +61,7 @@ from __future__ import annotations
 from gmtags.builder import profiles
 from gmtags.builder.accounts import CANNOT_PAY, NO_CREDIT, Charge, open_account, pick_price
 from gmtags.builder.kinds import spend
+from gmtags.builder.result import LedgerLine
 from gmtags.builder.state import Entry, State
 from gmtags.ruleset.builder.steps import CatalogStep
 
@@ -105,8 +106,14 @@ def settle(state: State, by_id: dict[str, Entry]) -> None:
     for charge in charges:
         if charge.pool in accounts:
             active = (charge.step, charge.item) not in unpaid
-            line = {"step": charge.step, "offer": charge.item, "delta": 1}
-            state.ledger.append(line | {"price": charge.price or 0, "active": active})
+            line: LedgerLine = {
+                "step": charge.step,
+                "offer": charge.item,
+                "delta": 1,
+                "price": charge.price or 0,
+                "active": active,
+            }
+            state.ledger.append(line)
     for account in accounts.values():
         account.left_for_picks = account.remaining
         account.credit_for_picks = account.credit

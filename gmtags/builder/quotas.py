@@ -40,8 +40,9 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Protocol
 
+from gmtags.builder.result import Inactive
 from gmtags.ruleset.catalogs import CatalogEntry, Quota, QuotaBelow
 
 
@@ -63,7 +64,7 @@ class Counted:
     """The picks that count, those that do not (with why), and what the badge adds."""
 
     active: list[str] = field(default_factory=list)
-    inactive: list[dict[str, Any]] = field(default_factory=list)
+    inactive: list[Inactive] = field(default_factory=list)
     short: int = 0
     """How many picks the quotas' `min`s still ask for, together."""
     reasons: list[str] = field(default_factory=list)

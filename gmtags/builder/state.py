@@ -16,6 +16,7 @@ from typing import Any, TypeVar
 from gmtags.builder.accounts import Account, Charge
 from gmtags.builder.answers import Answers
 from gmtags.builder.card import Writer
+from gmtags.builder.result import LedgerLine, StepEntry
 from gmtags.builder.scores import Chosen
 from gmtags.builder.training import Slot, What
 from gmtags.errors import Problem
@@ -25,8 +26,8 @@ from gmtags.ruleset.model import Ruleset
 from gmtags.sheet.values import SheetValues
 from gmtags.state.snapshot import CharacterCard
 
-Entry = dict[str, Any]
-"""One step's result entry, of `res.steps`' shape (SPEC §10)."""
+Entry = StepEntry
+"""One step's result entry, of `res.steps`' shape (SPEC §10, `gmtags.builder.result`)."""
 T = TypeVar("T")
 Finisher = Callable[["State", dict[str, Entry]], None]
 """Work done once every step has run, given the result entries by step."""
@@ -124,7 +125,7 @@ class State:
     entry choices), in the order the steps asked for it (`later`), with who does it."""
     saved: dict[str, Any] = field(default_factory=dict)
     """Keys a step kind keeps in the card's builder record for the next build."""
-    ledger: list[dict[str, Any]] = field(default_factory=list)
+    ledger: list[LedgerLine] = field(default_factory=list)
     """SPEC §10 `res.ledger`: one line per purchase step, in purchase order."""
     accounts: dict[str, Account] = field(default_factory=dict)
     """The creation pools as this build spent them (`gmtags.builder.pools`)."""
@@ -196,25 +197,22 @@ class State:
             self._values = (version, SheetValues(self.ruleset, card, None))
         return self._values[1]
 
-    def _entry(self, step: Entry, kind: str) -> Entry:
-        self.steps.append(step | {"kind": kind})
-        return self.steps[-1]
-
     def blank_entry(self, step_id: str, kind: str, shown: bool = True) -> Entry:
-        return self._entry(
-            {
-                "id": step_id,
-                "shown": shown,
-                "required": shown,
-                "pending": 0,
-                "reasons": [],
-                "offered": [],
-                "active": [],
-                "inactive": [],
-                "choices": [],
-            },
-            kind,
-        )
+        """The step's entry in `res.steps`, with nothing in it yet."""
+        entry: Entry = {
+            "id": step_id,
+            "shown": shown,
+            "required": shown,
+            "pending": 0,
+            "reasons": [],
+            "offered": [],
+            "active": [],
+            "inactive": [],
+            "choices": [],
+            "kind": kind,
+        }
+        self.steps.append(entry)
+        return entry
 
     def waits(self, entry: Entry, count: int) -> None:
         """`count` more choices the step still waits for (004: "las elecciones sin terminar"):

@@ -67,6 +67,7 @@ from gmtags.builder.kinds import (
     trained,
 )
 from gmtags.builder.kinds.catalog import MAX_PICKS, matches
+from gmtags.builder.result import ChoiceEntry, Inactive
 from gmtags.builder.state import Entry, Finished, State
 from gmtags.builder.training import Slot, SlotResult, Tiers, Training, What
 from gmtags.ruleset.builder.priced import InitializeStep, RollStep, RowsStep, SpendStep
@@ -231,7 +232,7 @@ class Walk(State):
             by = {e.id: e for e in offered}
             count = profiles.slot_count(choice, values)
             valid: list[str] = []
-            inactive: list[Entry] = []
+            inactive: list[Inactive] = []
             for answer in self.answers.choices.get(key, []):
                 if answer not in by or answer in valid:
                     inactive.append({"answer": answer, "reason": "not offered by this choice"})
@@ -318,8 +319,8 @@ register(StepKind("roll", RollStep, roll.run, roll.view))
 register(StepKind("initialize", InitializeStep, initialize.run, initialize.view))
 
 
-def _choice_entries(result: SlotResult, count: int) -> list[Entry]:
-    entries = [
+def _choice_entries(result: SlotResult, count: int) -> list[ChoiceEntry]:
+    entries: list[ChoiceEntry] = [
         {
             "key": result.key,
             "count": count,

@@ -42,7 +42,7 @@ def step_view(
     kind = KINDS.get(step.kind) if step is not None else None
     if step is None or kind is None:
         return None
-    entry = next((e for e in result.steps if e["id"] == step_id), {})
+    entry: Mapping[str, Any] = next((e for e in result.steps if e["id"] == step_id), {})
     look = Look(
         ruleset, result.answers, result.card, entry, result.pools, result.ledger, builder.steps
     )
@@ -157,7 +157,7 @@ def holds(ruleset: Ruleset, result: BuildResult, party: bool = False) -> dict[st
         kind = KINDS.get(step.kind)
         if kind is None or kind.holds is None:
             continue
-        entry = next((e for e in result.steps if e["id"] == step.id), {})
+        entry: Mapping[str, Any] = next((e for e in result.steps if e["id"] == step.id), {})
         look = Look(ruleset, result.answers, result.card, entry, result.pools, result.ledger)
         found.update(kind.holds(look, step))
     return found

@@ -48,7 +48,7 @@ from __future__ import annotations
 
 import copy
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -279,7 +279,7 @@ class Wizard:
 
     # -- the screen -----------------------------------------------------------
 
-    def entry(self, step_id: str | None = None) -> dict[str, Any]:
+    def entry(self, step_id: str | None = None) -> Mapping[str, Any]:
         wanted = step_id or self.step_id
         for step in self.result.steps:
             if step["id"] == wanted:

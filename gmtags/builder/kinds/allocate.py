@@ -92,6 +92,7 @@ from typing import TYPE_CHECKING, Any
 
 from gmtags.builder import targets
 from gmtags.builder.controls import Control, Count, Group, Look, Pick
+from gmtags.builder.result import Inactive
 from gmtags.builder.targets import Spot
 from gmtags.ruleset.builder.priced import SpendStep
 from gmtags.ruleset.builder.steps import AllocateGroup, AllocateStep, target_key
@@ -131,7 +132,7 @@ def bought_later(state: State, by_id: dict[str, Entry]) -> frozenset[str]:
     last: dict[str, int] = {}
     later: set[str] = set()
     for place, step in enumerate(state.builder.steps):
-        if not by_id.get(step.id, {}).get("shown"):
+        if step.id not in by_id or not by_id[step.id]["shown"]:
             continue
         if isinstance(step, AllocateStep):
             for group in step.groups:
@@ -278,7 +279,7 @@ class _Group:
     """What one group of one stage decided."""
 
     active: list[tuple[str, int]] = field(default_factory=list)
-    inactive: list[dict[str, Any]] = field(default_factory=list)
+    inactive: list[Inactive] = field(default_factory=list)
     pending: int = 0
     waiting: int = 0
     """Of `pending`, the dots still to place (`State.waits`)."""

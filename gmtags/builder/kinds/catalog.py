@@ -15,8 +15,9 @@ from typing import Any
 from gmtags.builder import quotas
 from gmtags.builder.accounts import CANNOT_PAY, NO_CREDIT, pick_price
 from gmtags.builder.controls import Choose, Control, Look, Option
+from gmtags.builder.result import Inactive
 from gmtags.builder.scores import Chosen
-from gmtags.builder.state import Entry, Finished, Picked, State
+from gmtags.builder.state import Finished, Picked, State
 from gmtags.builder.training import Slot
 from gmtags.ruleset.builder.steps import CatalogStep, FromWithin
 from gmtags.ruleset.catalogs import Catalog, CatalogEntry
@@ -192,7 +193,7 @@ def run(state: State, step: CatalogStep) -> None:
     asked = counted if counted is not None else min(step.min, most)
     picks = list(state.answers.step(step.id).picks or [])
     valid: list[str] = []
-    inactive: list[Entry] = []
+    inactive: list[Inactive] = []
     for pick in picks:
         if pick in valid:
             inactive.append({"answer": pick, "reason": "already picked"})
@@ -214,7 +215,8 @@ def run(state: State, step: CatalogStep) -> None:
     for pick in active:
         apply_pick(state, step, catalog, by_id[pick])
     _catalog_field(state, step, [by_id[p] for p in active])
-    entry_out.update(offered=open_ids, active=active, inactive=inactive)
+    entry_out["offered"], entry_out["active"] = list(open_ids), active
+    entry_out["inactive"] = inactive
     state.waits(entry_out, max(0, asked - len(active), tally.short))
     entry_out["reasons"] += tally.reasons
 
@@ -240,7 +242,7 @@ def _group_defaults(
 
 
 def _last_of_groups(
-    state: State, picks: list[str], by_id: dict[str, CatalogEntry], inactive: list[Entry]
+    state: State, picks: list[str], by_id: dict[str, CatalogEntry], inactive: list[Inactive]
 ) -> list[str]:
     """004 `exclusive`: one pick of each group, the latest."""
     last: dict[str, str] = {}

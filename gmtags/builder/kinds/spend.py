@@ -77,6 +77,7 @@ from typing import TYPE_CHECKING, Any
 
 from gmtags.builder import accounts
 from gmtags.builder.controls import Control, Count, Look
+from gmtags.builder.result import LedgerLine
 from gmtags.builder.targets import Spot, spot
 from gmtags.ruleset.builder.common import Cost
 from gmtags.ruleset.builder.priced import Offer, SpendStep
@@ -476,7 +477,7 @@ class _Book:
         state, entry = self.state, item.entry
         held = [line for line in item.lines if line.reason is None]
         for line in item.lines:
-            out: dict[str, Any] = {
+            out: LedgerLine = {
                 "step": item.step.id,
                 "offer": item.offer.id,
                 "delta": _plain(line.delta),
