@@ -19,8 +19,12 @@ paid first, then every spend step's ledger: `gmtags.builder.pools`), the
 rolls and the initialize writes (`gmtags.builder.kinds`). Reads of "the sheet
 as it is" (a catalog step's `upTo`, `countFrom` and an entry's `offeredWhen`,
 a kit's `fits`, a field's `shownWhen`, what a pool can pay) are made on the
-finished card and the build is made again with what they decide, to a
-fixpoint of at most 8 builds (BUILDER §3.11).
+finished card, each by its step kind's `gate`, and the build is made again with
+what they decide, to a fixpoint of at most 8 builds (BUILDER §3.11). A step the
+finished card gates in nothing has no gate, so a build nothing gates is made
+once. Each build reads a frozen `Context` and writes the card only through its
+`Writer`, whose append-only record (`BuildResult.record`) says which step wrote
+what and takes it back exactly (`gmtags.builder.card.take_back`).
 
 Every step kind of 004 is built (BUILDER chunks B–F), with quotas,
 `distinctBy`, `quotaBelow` and the creation constraints (`quotas`,

@@ -1,6 +1,9 @@
 """One build in progress: what the steps have written so far and what they leave for after.
 
-`State` is what every step kind reads and writes; the walk over the steps is
+`State` is what every step kind reads and writes: what the build reads and never changes is
+its frozen `Context` (the ruleset, the answers, the seed, the gates the build before
+decided), and the card is written only through its `Writer` (`gmtags.builder.card`: an
+append-only record of each change, by the step that made it). The walk over the steps is
 `gmtags.builder.steps.Walk`, and each step kind's own work is in a module of its own
 (`gmtags.builder.kinds`, `abilities`, `pools`, …) that takes a `State`. So no step kind
 imports the walk, and the walk imports them all.
