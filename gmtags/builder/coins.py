@@ -21,7 +21,6 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING
 
-from gmtags.builder import abilities
 from gmtags.builder.dice import Dice
 from gmtags.ruleset.builder.steps import KitLine
 from gmtags.sheet.values import SheetValues
@@ -34,9 +33,7 @@ def line_coins(state: State, step_id: str, kit_id: str, place: int, line: KitLin
     """How many coins one line gives (None when its roll could not be read)."""
     times = line.times or 1
     if line.roll is not None:
-        total = abilities.creation_roll(
-            state, step_id, f"{kit_id}/{place}", Dice.written(line.roll)
-        )
+        total = state.creation_roll(step_id, f"{kit_id}/{place}", Dice.written(line.roll))
         return None if total is None else max(0, total) * times
     if line.count_from is not None:
         return read_coins(state.values(), line)

@@ -5,7 +5,7 @@ its frozen `Context` (the ruleset, the answers, the seed, the gates the build be
 decided), and the card is written only through its `Writer` (`gmtags.builder.card`: an
 append-only record of each change, by the step that made it). The walk over the steps is
 `gmtags.builder.steps.Walk`, and each step kind's own work is in a module of its own
-(`gmtags.builder.kinds`, `abilities`, `pools`, …) that takes a `State`. So no step kind
+(`gmtags.builder.kinds`, `pools`, …) that takes a `State`. So no step kind
 imports the walk, and the walk imports them all.
 """
 
@@ -16,8 +16,9 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, TypeVar
 
+from gmtags.builder import dice as rolls
 from gmtags.builder.accounts import Account, Charge
-from gmtags.builder.answers import Answers
+from gmtags.builder.answers import Answers, RecordedRoll
 from gmtags.builder.card import Writer
 from gmtags.builder.result import LedgerLine, StepEntry
 from gmtags.builder.scores import Chosen
@@ -244,6 +245,25 @@ class State:
         return by_id[target]
 
     # -- answers and problems ---------------------------------------------------
+
+    def creation_roll(self, step_id: str, key: str, dice: rolls.Dice) -> int | None:
+        """A creation roll: the one in the answers, else a new one from the seed (SPEC §10),
+        kept in the answers the build returns (faces and attempt)."""
+        recorded: RecordedRoll | None = (self.answers.step(step_id).rolls or {}).get(key)
+        attempt = recorded.attempt if recorded is not None else 0
+        if recorded is not None and recorded.faces is not None:
+            problem = rolls.faces_problem(dice, recorded.faces)
+            if problem is not None:
+                self.problem(f"steps.{step_id}.rolls.{key}.faces", problem)
+                return None
+            made = rolls.read_roll(dice, recorded.faces)
+        else:
+            made = rolls.throw(dice, self.seed, step_id, key, attempt)
+        self.made_rolls.setdefault(step_id, {})[key] = {
+            "faces": list(made.faces),
+            "attempt": attempt,
+        }
+        return made.total
 
     def problem(self, path: str, message: str) -> None:
         self.problems.append(Problem(path, message))

@@ -6,7 +6,7 @@ module of `gmtags.builder.kinds`): what the build has written so far (`Writer`) 
 the picks gave that is worked out once every step has run: the abilities' base scores,
 their `add`s and choices, the training grants and choices, and the entry
 choices of `choices` steps. Each step leaves a result entry of SPEC §10's
-`res.steps` shape. The abilities step and the scores are `gmtags.builder.abilities`.
+`res.steps` shape. The abilities step and the scores are `gmtags.builder.kinds.abilities`.
 
 Decisions where the seed is silent (BUILDER.md §3 where it has one):
 - Saved picks past what a step takes: the earliest count (§3.3), except that
@@ -52,9 +52,10 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from gmtags.builder import abilities, constraints, profiles, quotas, ratings
+from gmtags.builder import constraints, profiles, quotas, ratings
 from gmtags.builder.controls import Control, Look
 from gmtags.builder.kinds import (
+    abilities,
     allocate,
     catalog,
     choices,
@@ -304,11 +305,7 @@ def unregister(name: str) -> None:
 
 register(StepKind("catalog", CatalogStep, catalog.run, catalog.view, gate=catalog.gate))
 register(StepKind("fields", FieldsStep, fields.run, fields.view, gate=fields.gate))
-register(
-    StepKind(
-        "abilities", AbilitiesStep, abilities.abilities_step, abilities.view, True, abilities.holds
-    )
-)
+register(StepKind("abilities", AbilitiesStep, abilities.run, abilities.view, True, abilities.holds))
 register(StepKind("trained", TrainedStep, trained.run, trained.view))
 register(StepKind("startingGear", StartingGearStep, gear.run, gear.view, gate=gear.gate))
 register(StepKind("choices", ChoicesStep, choices.run, choices.view))

@@ -18,7 +18,6 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Literal
 
 from gmtags.builder import dice as rolls
-from gmtags.builder.answers import RecordedRoll
 from gmtags.builder.controls import Control, Fact, Look, Note, Number, Pick, Table
 from gmtags.builder.result import Inactive
 from gmtags.builder.scores import (
@@ -41,7 +40,7 @@ def step_abilities(state: State, step: AbilitiesStep) -> list[str]:
     return [a for a in names if a not in computed]
 
 
-def abilities_step(state: State, step: AbilitiesStep) -> None:
+def run(state: State, step: AbilitiesStep) -> None:
     entry = state.blank_entry(step.id, step.kind)
     answer = state.answers.step(step.id)
     methods = step.methods
@@ -104,7 +103,7 @@ def _method_scores(
         return _assigned(state, step.id, list(methods.standard_array), names, scores, entry)
     if method == "roll" and methods.roll is not None:
         thrown = [
-            creation_roll(state, step.id, str(n), rolls.Dice.of(methods.roll))
+            state.creation_roll(step.id, str(n), rolls.Dice.of(methods.roll))
             for n in range(len(names))
         ]
         made = [t for t in thrown if t is not None]
@@ -113,7 +112,7 @@ def _method_scores(
         base: dict[str, int] = {}
         for group in methods.rolls:
             for name in group.abilities:
-                total = creation_roll(state, step.id, name, rolls.Dice.of(group.dice))
+                total = state.creation_roll(step.id, name, rolls.Dice.of(group.dice))
                 if total is not None:
                     base[name] = total
         entry["pending"] += len([n for n in names if n not in base])  # faces refused
@@ -171,25 +170,6 @@ def _assigned(
             state.problem(f"steps.scores.scores.{name}", f"{scores[name]} is not left to assign")
     state.waits(entry, len(left))
     return base
-
-
-def creation_roll(state: State, step_id: str, key: str, dice: rolls.Dice) -> int | None:
-    """A creation roll: the one in the answers, else a new one from the seed (SPEC §10)."""
-    recorded: RecordedRoll | None = (state.answers.step(step_id).rolls or {}).get(key)
-    attempt = recorded.attempt if recorded is not None else 0
-    if recorded is not None and recorded.faces is not None:
-        problem = rolls.faces_problem(dice, recorded.faces)
-        if problem is not None:
-            state.problem(f"steps.{step_id}.rolls.{key}.faces", problem)
-            return None
-        made = rolls.read_roll(dice, recorded.faces)
-    else:
-        made = rolls.throw(dice, state.seed, step_id, key, attempt)
-    state.made_rolls.setdefault(step_id, {})[key] = {
-        "faces": list(made.faces),
-        "attempt": attempt,
-    }
-    return made.total
 
 
 def finish_scores(state: State, by_id: dict[str, Entry]) -> None:
