@@ -82,7 +82,9 @@ class BuildResult:
     record: tuple[Wrote, ...] = field(default=(), compare=False, repr=False)
     """Every change the build made to the player's layer, in order, each with the step (or
     the finishing work) that made it (`gmtags.builder.card.Wrote`): `take_back` of the
-    whole record from the card (without its builder record) gives the player's layer."""
+    whole record from a character's card (without its builder record) gives the player's
+    layer. Not part of the JSON result (`to_json`); a party build's record is of the party
+    sheet read as a card (`gmtags.builder.party.as_card`)."""
 
     def to_json(self) -> dict[str, Any]:
         """The result as JSON, SPEC §10's fields only."""
