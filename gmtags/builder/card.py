@@ -32,6 +32,7 @@ this build writes and `settle` puts the card back together.
 from __future__ import annotations
 
 import copy
+import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -194,6 +195,37 @@ class Wrote:
     at: int | None = None
 
 
+SAID_WIDTH = 72
+"""`said` shortens a value's JSON to this many characters."""
+
+
+def said(wrote: Wrote) -> str:
+    """One change as a line a ruleset author reads: `fields.race = "Half-Elf"`, `picks +
+    races/half-elf`, `lists.features + Darkvision` (a row by its name when it has one),
+    `items + equipment/spellbook ×1`, with the value it replaced (`(was 17)`) and the one
+    the card shows instead (`(shown 16)`)."""
+
+    def text(value: Any) -> str:
+        if isinstance(value, dict) and isinstance(value.get("name"), str):
+            value = value["name"]
+        elif isinstance(value, dict) and isinstance(value.get("ref"), str):  # an item line
+            value = f"{value['ref']} ×{value.get('count', 1)}"
+        if isinstance(value, str) and wrote.at is not None:
+            written = value
+        else:
+            written = json.dumps(value, ensure_ascii=False, separators=(", ", ": "))
+        return written if len(written) <= SAID_WIDTH else written[: SAID_WIDTH - 1] + "…"
+
+    if wrote.at is not None:
+        return f"{wrote.place} + {text(wrote.value)}"
+    line = f"{wrote.place} = {text(wrote.value)}"
+    if wrote.before is not ABSENT:
+        line += f" (was {text(wrote.before)})"
+    if wrote.shown is not ABSENT:
+        line += f" (shown {text(wrote.shown)})"
+    return line
+
+
 def _copied(value: Any) -> Any:
     return copy.deepcopy(value) if isinstance(value, dict | list) else value
 
@@ -349,4 +381,14 @@ def settle(
     return card, dropped
 
 
-__all__ = ["ABSENT", "Layer", "Writer", "Wrote", "player_layer", "read", "settle", "take_back"]
+__all__ = [
+    "ABSENT",
+    "Layer",
+    "Writer",
+    "Wrote",
+    "player_layer",
+    "read",
+    "said",
+    "settle",
+    "take_back",
+]

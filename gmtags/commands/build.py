@@ -1,9 +1,13 @@
 """`gmtags character build` and `gmtags character show` (SPEC §10).
 
 - `build --ruleset R.json --answers A.json [--card C.json] [--out OUT.json]
-  [--check]` writes the card the answers build (stdout without `--out`),
-  lists every shown step with a badge above 0 on stderr, and exits 0 even
-  then (Next never blocks); `--check` exits 1 while any badge is above 0.
+  [--check] [--trace]` writes the card the answers build (stdout without
+  `--out`), lists every shown step with a badge above 0 on stderr, and exits 0
+  even then (Next never blocks); `--check` exits 1 while any badge is above 0;
+  `--trace` first lists on stderr every change the build made to the card, in
+  order, each after the step (or the work done once every step has run, in
+  parentheses) that made it (`gmtags.builder.card.said`): for an author
+  checking what a builder does.
 - `show --ruleset R.json --card C.json [--name N]` prints the character as
   the GM's sheet block shows it, then its badges, rebuilt from the answers
   the card's builder record keeps.
@@ -35,6 +39,7 @@ import click
 
 from gmtags.builder.answers import load_answers, read_answers
 from gmtags.builder.build import BuildResult, build_character
+from gmtags.builder.card import said
 from gmtags.builder.wizard import Wizard
 from gmtags.commands.common import (
     fail,
@@ -118,6 +123,9 @@ def _badges(result: BuildResult) -> list[str]:
 @click.option("--card", "card_path", help="The card to build on (its hand-written values stay).")
 @click.option("--out", "out_path", help="Write the card here instead of stdout.")
 @click.option("--check", is_flag=True, help="Exit 1 while any step has a badge above 0.")
+@click.option(
+    "--trace", is_flag=True, help="List on stderr every change the build made, by its step."
+)
 @click.option("--party", is_flag=True, help="Build the shared party sheet (party.builder).")
 @click.option("--state", "state_path", help="The game state the card belongs to.")
 @click.option("--name", help="With --state: the character whose card is built on and saved.")
@@ -134,6 +142,7 @@ def build_command(
     card_path: str | None,
     out_path: str | None,
     check: bool,
+    trace: bool,
     party: bool,
     state_path: str | None,
     name: str | None,
@@ -161,6 +170,9 @@ def build_command(
     write_out(out_path, dumps(result.card, indent=2) + "\n", "card")
     if saved is not None:
         write_out(state_out, saved.to_json(indent=2) + "\n", "state")
+    if trace:
+        for wrote in result.record:
+            click.echo(f"{wrote.by}: {said(wrote)}", err=True)
     for line in _badges(result):
         click.echo(line, err=True)
     for problem in result.problems:

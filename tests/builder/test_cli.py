@@ -54,6 +54,41 @@ class TestBuild:
         assert ran.returncode == 0 and json.loads(ran.stdout)["fields"]["race"] == "Elf"
         assert "class  1 pending: answers needed" in ran.stderr.splitlines()
 
+    def test_trace_lists_each_change_by_the_step_that_made_it(self, tmp_path: Path) -> None:
+        """`--trace`: every change, in order, after the step (or the work done once every step
+        has run) that made it; the card still goes where it goes."""
+        ran = build("--out", tmp_path / "card.json", "--trace")
+        lines = ran.stderr.splitlines()
+        assert ran.returncode == 0 and ran.stdout == ""
+        assert lines[0] == "race: picks + races/half-elf"
+        for line in (
+            'race: fields.race = "Half-Elf"',
+            "race: lists.features + Darkvision",
+            "gear: items + equipment/spellbook ×1",
+            "(scores): abilities.int = 15",
+            '(training): skills.arcana = "proficient"',
+            "start: fields.hp_max = 8",
+        ):
+            assert line in lines
+        assert lines.index('race: fields.race = "Half-Elf"') < lines.index(
+            "class: picks + classes/wizard"
+        )
+
+    def test_trace_says_what_a_change_replaced_and_what_the_card_shows(
+        self, tmp_path: Path
+    ) -> None:
+        """On a card the player edited: the skill they marked by hand is trained over (was),
+        and the speed they changed by hand stays on the card over the builder's (shown)."""
+        card = json.loads(build().stdout)
+        card["skills"]["arcana"] = "expert"
+        del card["builder"]["writes"]["skills.arcana"]  # the player's own mark, not the builder's
+        card["fields"]["speed"] = 35
+        ran = build("--card", write(tmp_path / "c.json", card), "--trace")
+        lines = ran.stderr.splitlines()
+        assert '(training): skills.arcana = "proficient" (was "expert")' in lines
+        assert "race: fields.speed = 30 (shown 35)" in lines
+        assert json.loads(ran.stdout)["fields"]["speed"] == 35
+
     def test_check_exits_1_while_a_badge_is_above_0(self, tmp_path: Path) -> None:
         answers = write(tmp_path / "a.json", {"v": 1})
         ran = gmtags("character", "build", "--ruleset", RULESET, "--answers", answers, "--check")
