@@ -31,6 +31,7 @@ from gmtags.ruleset.builder import (
     TrainedStep,
     target_key,
 )
+from gmtags.ruleset.builder.checking import filters_of
 from gmtags.ruleset.builder.common import Target, given
 from gmtags.ruleset.catalogs import Catalog, TrainingChoice
 from gmtags.ruleset.model import Ruleset
@@ -132,7 +133,7 @@ class BuilderCheck:
             if not isinstance(found, NumberField):
                 self.add(where, f"'{name}' is not a number field")
                 return None
-            if name in _from_members(self.ruleset, index):
+            if name in self.from_members:
                 self.add(where, f"'{name}' is read from the members, never set by the builder")
             return found.min, found.max
         if kind == "bonus":
@@ -162,16 +163,46 @@ class BuilderCheck:
             return None
         return found
 
+    @property
+    def from_members(self) -> set[str]:
+        """The party fields worked out from the members (never a builder's to set)."""
+        if not self.index.party or self.ruleset.party is None:
+            return set()
+        return {member.field for member in self.ruleset.party.from_members}
 
-def _from_members(ruleset: Ruleset, index: SheetIndex) -> set[str]:
-    """The party fields worked out from the members (never a builder's to set)."""
-    if not index.party or ruleset.party is None:
-        return set()
-    return {member.field for member in ruleset.party.from_members}
+    def training_choice(self, at: str, choice: TrainingChoice, tier: str | None) -> None:
+        """A training choice: skills or saves that exist, its tier and `held` below it."""
+        kind = "skill" if choice.what == "skills" else "save"
+        known = self.index.skills if kind == "skill" else self.index.saves
+        for key in ("from_", "replacement_from"):
+            for place, name in enumerate(getattr(choice, key) or ()):
+                spelled = "from" if key == "from_" else "replacementFrom"
+                if name not in known:
+                    self.add(f"{at}.{spelled}.{place}", f"names no {kind} '{name}'")
+        self.trained_tier(choice.tier, f"{at}.tier")
+        self.ref(choice.count_from, f"{at}.countFrom", "a choice's countFrom")
+        held, tiers = choice.held, self.tiers
+        if held is not None:
+            trains = choice.tier or tier
+            if held not in tiers:
+                self.add(f"{at}.held", f"names no proficiency tier '{held}'")
+            elif trains in tiers and tiers.index(held) >= tiers.index(trains or ""):
+                self.add(f"{at}.held", f"held is below the tier the choice trains ('{trains}')")
 
-
-def filters_of(catalog: Catalog) -> dict[str, Any]:
-    return {item.id: item for item in catalog.filters or ()}
+    def item_ref(self, ref: str, at: str) -> None:
+        """`<catalog>/<entry>`: an entry of an items catalog of this file, never a service."""
+        catalog_id, entry_id = ref.split("/", 1)
+        catalog = self.catalogs.get(catalog_id)
+        if catalog is None:
+            self.add(at, f"names no catalog '{catalog_id}'")
+        elif catalog.holds != "items":
+            self.add(at, f"catalog '{catalog_id}' holds {catalog.holds}, not items")
+        elif catalog.entries is not None:
+            entry = next((e for e in catalog.entries if e.id == entry_id), None)
+            if entry is None:
+                self.add(at, f"catalog '{catalog_id}' has no entry '{entry_id}'")
+            elif entry.item is not None and entry.item.service is not None:
+                self.add(at, f"'{ref}' is a service, not an item")
 
 
 def check_steps(check: BuilderCheck) -> list[Problem]:
@@ -338,7 +369,7 @@ def _parent_catalog(check: BuilderCheck, step: CatalogStep) -> Catalog | None:
 
 def _fields_step(check: BuilderCheck, at: str, step: FieldsStep) -> None:
     """004, fields steps (A10): named fields exist; `total` sums number fields."""
-    members = _from_members(check.ruleset, check.index)
+    members = check.from_members
     for place, name in enumerate(step.fields):
         if name not in check.index.fields:
             check.add(f"{at}.fields.{place}", f"names no field '{name}'")
@@ -432,27 +463,7 @@ def _trained_step(check: BuilderCheck, at: str, step: TrainedStep) -> None:
     if check.index.party:
         return
     for place, choice in enumerate(step.choose or ()):
-        training_choice(check, f"{at}.choose.{place}", choice, check.builder.tier)
-
-
-def training_choice(check: BuilderCheck, at: str, choice: TrainingChoice, tier: str | None) -> None:
-    """A training choice: skills or saves that exist, its tier and `held` below it."""
-    kind = "skill" if choice.what == "skills" else "save"
-    known = check.index.skills if kind == "skill" else check.index.saves
-    for key in ("from_", "replacement_from"):
-        for place, name in enumerate(getattr(choice, key) or ()):
-            spelled = "from" if key == "from_" else "replacementFrom"
-            if name not in known:
-                check.add(f"{at}.{spelled}.{place}", f"names no {kind} '{name}'")
-    check.trained_tier(choice.tier, f"{at}.tier")
-    check.ref(choice.count_from, f"{at}.countFrom", "a choice's countFrom")
-    held, tiers = choice.held, check.tiers
-    if held is not None:
-        trains = choice.tier or tier
-        if held not in tiers:
-            check.add(f"{at}.held", f"names no proficiency tier '{held}'")
-        elif trains in tiers and tiers.index(held) >= tiers.index(trains or ""):
-            check.add(f"{at}.held", f"held is below the tier the choice trains ('{trains}')")
+        check.training_choice(f"{at}.choose.{place}", choice, check.builder.tier)
 
 
 def _gear_step(check: BuilderCheck, at: str, step: StartingGearStep) -> None:
@@ -476,23 +487,7 @@ def _gear_step(check: BuilderCheck, at: str, step: StartingGearStep) -> None:
                 check.add(f"{path}.coins", f"names no currency unit '{line.coins}' of items")
             check.ref(line.count_from, f"{path}.countFrom", "a coins countFrom")
             if line.item is not None:
-                item_ref(check, line.item, f"{path}.item")
-
-
-def item_ref(check: BuilderCheck, ref: str, at: str) -> None:
-    """`<catalog>/<entry>`: an entry of an items catalog of this file, never a service."""
-    catalog_id, entry_id = ref.split("/", 1)
-    catalog = check.catalogs.get(catalog_id)
-    if catalog is None:
-        check.add(at, f"names no catalog '{catalog_id}'")
-    elif catalog.holds != "items":
-        check.add(at, f"catalog '{catalog_id}' holds {catalog.holds}, not items")
-    elif catalog.entries is not None:
-        entry = next((e for e in catalog.entries if e.id == entry_id), None)
-        if entry is None:
-            check.add(at, f"catalog '{catalog_id}' has no entry '{entry_id}'")
-        elif entry.item is not None and entry.item.service is not None:
-            check.add(at, f"'{ref}' is a service, not an item")
+                check.item_ref(line.item, f"{path}.item")
 
 
 def _choices_step(check: BuilderCheck, at: str, step: ChoicesStep) -> None:
@@ -578,7 +573,7 @@ def _rows_step(check: BuilderCheck, at: str, step: RowsStep) -> None:
 
 def _roll_step(check: BuilderCheck, at: str, step: RollStep) -> None:
     """004, roll steps (A20): a number field or a non-computed ability; a non-live floor."""
-    members = _from_members(check.ruleset, check.index)
+    members = check.from_members
     for place, roll in enumerate(step.rolls):
         where = f"{at}.rolls.{place}"
         if roll.field is not None:
@@ -601,7 +596,7 @@ def _roll_step(check: BuilderCheck, at: str, step: RollStep) -> None:
 def _initialize_step(check: BuilderCheck, at: str, step: InitializeStep) -> None:
     """004, initialize steps (A21): a field of the sheet; a reference only for a number
     field; a fixed value the field can hold; `remaining` into a number field."""
-    members = _from_members(check.ruleset, check.index)
+    members = check.from_members
     for place, write in enumerate(step.writes):
         where = f"{at}.writes.{place}"
         found = check.index.fields.get(write.field)
