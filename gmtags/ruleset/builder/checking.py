@@ -9,29 +9,53 @@ models know it only as this Protocol: the parts of it the checks use.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, Protocol
 
 from gmtags.ruleset.catalogs import Catalog, RatingTarget, TrainingChoice
 from gmtags.ruleset.refs import RulesetValueRef
+from gmtags.ruleset.sheet import Ability, CheckEntry, FieldLike, SheetList
 
 if TYPE_CHECKING:
     from gmtags.ruleset.builder import Builder
 
-__all__ = ["RefCheck", "filters_of"]
+__all__ = ["RefCheck", "SheetLookups", "filters_of"]
+
+
+class SheetLookups(Protocol):
+    """The sheet a builder builds, the character's or the party's, by id
+    (`gmtags.ruleset.validate.index.SheetIndex`): the parts a step's checks read."""
+
+    @property
+    def party(self) -> bool: ...
+
+    @property
+    def fields(self) -> Mapping[str, FieldLike]: ...
+
+    @property
+    def abilities(self) -> Mapping[str, Ability]: ...
+
+    @property
+    def skills(self) -> Mapping[str, CheckEntry]: ...
+
+    @property
+    def saves(self) -> Mapping[str, CheckEntry]: ...
+
+    @property
+    def lists(self) -> Mapping[str, SheetList]: ...
 
 
 class RefCheck(Protocol):
     """One builder being checked against its ruleset (`BuilderCheck`), as a step sees it.
 
-    `ruleset` is the `gmtags.ruleset.model.Ruleset` and `index` the
-    `gmtags.ruleset.validate.index.SheetIndex` of the sheet the builder builds; both are
-    `Any` here, the modules that type them importing this package."""
+    `ruleset` is the `gmtags.ruleset.model.Ruleset`, `Any` here: the model imports this
+    package (through the sheet section), so this package never imports it."""
 
     @property
     def ruleset(self) -> Any: ...
 
     @property
-    def index(self) -> Any: ...
+    def index(self) -> SheetLookups: ...
 
     @property
     def builder(self) -> Builder: ...

@@ -9,6 +9,7 @@ from typing import Annotated, Literal
 from pydantic import Field
 
 from gmtags.ruleset.base import RulesetModel, SheetId
+from gmtags.ruleset.builder.checking import RefCheck
 from gmtags.ruleset.builder.common import (
     MAX_BUDGET,
     Dice,
@@ -23,6 +24,7 @@ from gmtags.ruleset.builder.common import (
 from gmtags.ruleset.catalogs import by_json_type
 from gmtags.ruleset.refs import RulesetValueRef, StepRow
 from gmtags.ruleset.resolution.common import distinct
+from gmtags.ruleset.sheet import NumberColumn
 from gmtags.ruleset.sheet.common import IntOrRef
 
 Ref = RulesetValueRef
@@ -151,6 +153,58 @@ class AbilitiesStep(StepBase):
             found.append((at, f"default names '{chosen}', a method the step does not declare"))
         return found
 
+    def scores(self, check: RefCheck) -> list[str]:
+        """The scores an abilities step sets: those it lists, else every non-computed one."""
+        if self.abilities is not None:
+            return self.abilities
+        return [name for name, ability in check.index.abilities.items() if ability.value is None]
+
+    def check_refs(self, check: RefCheck, at: str) -> None:
+        """004, abilities steps (A11–A13): scores, point-buy budget, array length, roll groups."""
+        if check.index.party:
+            return
+        known = check.index.abilities
+        for place, name in enumerate(self.abilities or ()):
+            if name not in known:
+                check.add(f"{at}.abilities.{place}", f"names no ability '{name}'")
+            elif known[name].value is not None:
+                check.add(f"{at}.abilities.{place}", f"ability '{name}' is computed")
+        mine = [name for name in self.scores(check) if name in known]
+        if not mine:
+            check.add(f"{at}.abilities", "an abilities step sets at least one score")
+            return
+        methods, where = self.methods, f"{at}.methods"
+        buy = methods.point_buy
+        if buy is not None:
+            top = buy.span * len(mine)
+            if buy.budget > top:
+                message = f"budget {buy.budget} is more than buying every score to the top ({top})"
+                check.add(f"{where}.pointBuy.budget", message)
+            low, high = buy.costs[0][0], buy.costs[-1][0]
+            outside = [n for n in mine if not known[n].min <= low <= high <= known[n].max]
+            if outside:
+                message = f"the table's scores {low}..{high} lie outside the limits of {outside[0]}"
+                check.add(f"{where}.pointBuy.costs", message)
+        array = methods.standard_array
+        if array is not None and len(array) != len(mine):
+            message = f"the array has one value per score ({len(mine)}), not {len(array)}"
+            check.add(f"{where}.standardArray", message)
+        rolled: set[str] = set()
+        for group, rolls in enumerate(methods.rolls or ()):
+            for place, name in enumerate(rolls.abilities):
+                path = f"{where}.rolls.{group}.abilities.{place}"
+                if name not in known:
+                    check.add(path, f"names no ability '{name}'")
+                elif known[name].value is not None:
+                    check.add(path, f"ability '{name}' is computed; it is never rolled")
+                elif name not in mine:
+                    check.add(path, f"ability '{name}' is not a score of this step")
+                rolled.add(name)
+        if methods.rolls is not None:
+            missing = [name for name in mine if name not in rolled]
+            if missing:
+                check.add(f"{where}.rolls", f"every score is rolled by a group; not {missing[0]}")
+
 
 # ---------------------------------------------------------------------------
 # allocate (C1–C13, A14)
@@ -228,6 +282,29 @@ class AllocateStep(StepBase):
                 if not has
             ]
         return found
+
+    def check_refs(self, check: RefCheck, at: str) -> None:
+        """004, allocate steps (A14): targets, non-live limits and budgets, row columns."""
+        for group, item in enumerate(self.groups):
+            where = f"{at}.groups.{group}"
+            limits = [check.target(t, f"{where}.targets.{p}") for p, t in enumerate(item.targets)]
+            for key in ("base", "min", "max"):
+                value = getattr(item, key)
+                if isinstance(value, RulesetValueRef):
+                    check.ref(value, f"{where}.{key}", f"an allocate {key}")
+                elif isinstance(value, int) and any(
+                    low is not None and not low[0] <= value <= low[1] for low in limits
+                ):
+                    check.add(f"{where}.{key}", f"{key} {value} does not fit every target's limits")
+            check.ref(item.budget, f"{where}.budget", "an allocate budget")
+            for place, row in enumerate(item.rows or ()):
+                listed = check.index.lists.get(row.list)
+                if listed is None:
+                    check.add(f"{where}.rows.{place}.list", f"names no list '{row.list}'")
+                elif not isinstance(listed.column(row.column), NumberColumn):
+                    check.add(
+                        f"{where}.rows.{place}.column", f"'{row.column}' is not a number column"
+                    )
 
 
 def target_key(target: Target) -> str:

@@ -19,6 +19,7 @@ from pydantic import (
 )
 
 from gmtags.ruleset.base import RulesetModel, SheetId
+from gmtags.ruleset.builder.checking import RefCheck, filters_of
 from gmtags.ruleset.builder.common import (
     MAX_PICKS,
     Before,
@@ -44,6 +45,7 @@ from gmtags.ruleset.builder.scores import (
 )
 from gmtags.ruleset.catalogs import (
     DICE_PATTERN,
+    Catalog,
     CatalogText300,
     EntryId,
     FilterValue,
@@ -56,6 +58,7 @@ from gmtags.ruleset.catalogs import (
 )
 from gmtags.ruleset.refs import Number, RulesetValueRef
 from gmtags.ruleset.resolution.common import distinct
+from gmtags.ruleset.sheet import EnumField, NumberField, TextField
 from gmtags.ruleset.sheet.common import tagged
 
 __all__ = [
@@ -190,6 +193,87 @@ class CatalogStep(StepBase):
             found.append(((), "a priced step names both its pool and its cost"))
         return found
 
+    def check_refs(self, check: RefCheck, at: str) -> None:
+        """004, catalog steps (A7, A9, A25): the catalog, field, filters, within, upTo, stamp,
+        quotas, distinctBy, quotaBelow and a pick's cost."""
+        catalog = check.catalog(self.catalog, f"{at}.catalog")
+        if self.field is not None:
+            found = check.index.fields.get(self.field)
+            if not isinstance(found, TextField | EnumField):
+                check.add(f"{at}.field", f"'{self.field}' is not a text or enum field")
+        check.ref(self.count_from, f"{at}.countFrom", "countFrom")
+        if self.up_to is not None:
+            check.ref(self.up_to.value, f"{at}.upTo.value", "upTo")
+        if catalog is None:
+            return
+        filters = filters_of(catalog)
+
+        def named(name: str | None, where: str, number: bool = False) -> None:
+            if name is None:
+                return
+            found = filters.get(name)
+            if found is None:
+                check.add(where, f"catalog '{catalog.id}' declares no filter '{name}'")
+            elif number and found.type != "number":
+                check.add(where, f"filter '{name}' is not a number filter")
+
+        for key, value in (self.filters or {}).items():
+            named(key, f"{at}.filters.{key}")
+            if key in filters and not filters[key].holds(value):
+                check.add(f"{at}.filters.{key}", f"filter '{key}' takes {filters[key].takes}")
+        if self.within is not None:
+            named(self.within.filter, f"{at}.within.filter")
+        named(self.up_to.filter if self.up_to else None, f"{at}.upTo.filter", number=True)
+        named(self.distinct_by, f"{at}.distinctBy")
+        named(
+            self.quota_below.filter if self.quota_below else None, f"{at}.quotaBelow.filter", True
+        )
+        for place, quota in enumerate(self.quotas or ()):
+            named(quota.filter, f"{at}.quotas.{place}.filter")
+            chosen = filters.get(quota.filter)
+            if chosen is not None and chosen.type != "tags" and not chosen.holds(quota.value):
+                check.add(
+                    f"{at}.quotas.{place}.value", f"filter '{quota.filter}' takes {chosen.takes}"
+                )
+        cost = self.cost
+        if cost is not None and not isinstance(cost, int | float):
+            named(cost.filter, f"{at}.cost.filter", number=True)
+        self._stamp(check, at, catalog)
+
+    def _stamp(self, check: RefCheck, at: str, catalog: Catalog) -> None:
+        """004, `stamp` (1.108, 1.130): each key a column of every list the catalog feeds, each
+        value one that column can hold; `fromWithin` reads the parent catalog's id, label or one
+        of its filters."""
+        lists = [check.index.lists.get(name) for name in catalog.feeds or ()]
+        parent = self._parent_catalog(check)
+        for key, value in (self.stamp or {}).items():
+            where = f"{at}.stamp.{key}"
+            for listed in lists:
+                column = listed.column(key) if listed is not None else None
+                if listed is not None and column is None:
+                    check.add(where, f"list '{listed.id}' the catalog feeds has no column '{key}'")
+                elif column is not None and not hasattr(value, "from_within"):
+                    reason = column.holds(value)
+                    if reason is not None:
+                        check.add(where, f"column '{key}' can never hold {value!r} ({reason})")
+            source = getattr(value, "from_within", None)
+            if source is None:
+                continue
+            if self.within is None:
+                check.add(
+                    f"{where}.fromWithin", "fromWithin reads the parent pick, so needs within"
+                )
+            elif parent is not None and source not in ("id", "label", *filters_of(parent)):
+                message = f"fromWithin is id, label or a filter of catalog '{parent.id}'"
+                check.add(f"{where}.fromWithin", message)
+
+    def _parent_catalog(self, check: RefCheck) -> Catalog | None:
+        if self.within is None:
+            return None
+        place = check.builder.step_ids.get(self.within.step)
+        parent = check.builder.steps[place] if place is not None else None
+        return check.catalogs.get(parent.catalog) if isinstance(parent, CatalogStep) else None
+
 
 # ---------------------------------------------------------------------------
 # fields (B8–B10, A10)
@@ -234,6 +318,20 @@ class FieldsStep(StepBase):
                 found.append((("total", "fields", place), f"'{name}' is not a field of this step"))
         return found
 
+    def check_refs(self, check: RefCheck, at: str) -> None:
+        """004, fields steps (A10): named fields exist; `total` sums number fields."""
+        members = check.from_members
+        for place, name in enumerate(self.fields):
+            if name not in check.index.fields:
+                check.add(f"{at}.fields.{place}", f"names no field '{name}'")
+            elif name in members:
+                check.add(f"{at}.fields.{place}", f"'{name}' is read from the members")
+        for name, ref in (self.shown_when or {}).items():
+            check.ref(ref, f"{at}.shownWhen.{name}", "shownWhen")
+        for place, name in enumerate(self.total.fields if self.total else ()):
+            if name in check.index.fields and not isinstance(check.index.fields[name], NumberField):
+                check.add(f"{at}.total.fields.{place}", f"'{name}' is not a number field")
+
 
 # ---------------------------------------------------------------------------
 # trained, startingGear, choices (B17–B36)
@@ -244,6 +342,13 @@ class TrainedStep(StepBase):
 
     kind: Literal["trained"]
     choose: Annotated[list[TrainingChoice], Field(max_length=12)] | None = None
+
+    def check_refs(self, check: RefCheck, at: str) -> None:
+        """004, trained steps: the step's own choices (names, tiers, counts)."""
+        if check.index.party:
+            return
+        for place, choice in enumerate(self.choose or ()):
+            check.training_choice(f"{at}.choose.{place}", choice, check.builder.tier)
 
 
 class KitLine(Ruled):
@@ -313,6 +418,29 @@ class StartingGearStep(StepBase):
         """Kit ids are unique in the step."""
         return distinct([kit.id for kit in self.kits], ("kits",), "kit id", ("id",))
 
+    def check_refs(self, check: RefCheck, at: str) -> None:
+        """004, startingGear kits: `fits` reads no live state; item lines name items of this
+        file; coins name a currency unit; `countFrom` reads the carrier's sheet (1.157)."""
+        items = check.ruleset.items
+        units = {
+            unit.get("id")
+            for family in (items or {}).get("currencies", [])
+            if isinstance(family, dict)
+            for unit in family.get("units", [])
+            if isinstance(unit, dict)
+        }
+        for kit, item in enumerate(self.kits):
+            where = f"{at}.kits.{kit}"
+            if item.fits is not None:
+                check.ref(item.fits.value, f"{where}.fits.value", "fits")
+            for place, line in enumerate(item.lines):
+                path = f"{where}.lines.{place}"
+                if line.coins is not None and line.coins not in units:
+                    check.add(f"{path}.coins", f"names no currency unit '{line.coins}' of items")
+                check.ref(line.count_from, f"{path}.countFrom", "a coins countFrom")
+                if line.item is not None:
+                    check.item_ref(line.item, f"{path}.item")
+
 
 class ChoicesStep(StepBase):
     """004, `choices` (1.91): where the entries of `catalog` that picks grant
@@ -320,6 +448,10 @@ class ChoicesStep(StepBase):
 
     kind: Literal["choices"]
     catalog: SheetId
+
+    def check_refs(self, check: RefCheck, at: str) -> None:
+        """004, choices steps: a rows catalog."""
+        check.catalog(self.catalog, f"{at}.catalog")
 
 
 # ---------------------------------------------------------------------------
