@@ -7,8 +7,8 @@ copia de filas pueden leer los catálogos del conjunto que alimentan las listas
 del grupo." So a party build is a character build over the party's sheet:
 `party_view` is the ruleset whose `sheet` holds the party's fields, lists and
 advancement and nothing else (no abilities, skills, saves or derived values:
-import already refuses a party builder naming them, `gmtags.ruleset.validate.builder_refs`),
-and the build runs on it unchanged.
+import already refuses a party builder naming them, `gmtags.ruleset.validate.builder_refs`
+and each step model's `check_refs`), and the build runs on it unchanged.
 
 "Los campos de miembros se calculan a partir de los personajes tal como están
 cada vez que se lee la ficha compartida": a `fromMembers` field is read from

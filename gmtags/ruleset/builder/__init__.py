@@ -11,7 +11,8 @@ gives the parts that parsed: the rules across the envelope (ids that repeat, the
 steps and pools it names) run on those, whatever problem another part has. What
 needs the rest of the file (the sheet's fields, lists, abilities, skills and
 tiers, the catalogs, live reads, what a later step changes) is checked by
-`gmtags.ruleset.validate.builder`, on the same parts. `Sheet.builder` and
+`gmtags.ruleset.validate.builder`, on the same parts: what a step names there by
+the step's own `check_refs` (handed a `checking.RefCheck`). `Sheet.builder` and
 `Party.builder` stay the JSON the file holds; their `builder_model` is the
 builder once it has no problem.
 

@@ -19,6 +19,7 @@ from pydantic import (
 from pydantic_core import InitErrorDetails, PydanticCustomError
 
 from gmtags.ruleset.base import PromptSafe80, RulesetModel, SheetId
+from gmtags.ruleset.builder.checking import RefCheck
 from gmtags.ruleset.catalogs import (
     CellValue,
     RatingTarget,
@@ -199,7 +200,8 @@ class StepBase(Checked):
     when: RulesetValueRef | None = None
     required_when: RulesetValueRef | None = Field(default=None, alias="requiredWhen")
 
-    def check_refs(self, check: Any, at: str) -> None:
-        """A step kind's references to the rest of the ruleset, added to `check` (a
-        `gmtags.ruleset.validate.builder_refs.BuilderCheck`) at the step's path `at`: what a
-        kind registered by the builder brings; the kinds above are checked there."""
+    def check_refs(self, check: RefCheck, at: str) -> None:
+        """The kind's references to the rest of the ruleset, each problem added to `check`
+        (`gmtags.ruleset.validate.builder_refs.BuilderCheck`, a `RefCheck`) at its path below
+        the step's path `at`. Every kind brings its own (a kind registered by the builder
+        too); a kind that names nothing outside itself keeps this one, which finds nothing."""

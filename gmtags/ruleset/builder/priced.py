@@ -10,6 +10,7 @@ from typing import Annotated, Literal
 from pydantic import Field
 
 from gmtags.ruleset.base import RulesetModel, SheetId
+from gmtags.ruleset.builder.checking import RefCheck
 from gmtags.ruleset.builder.common import (
     Before,
     CellValue,
@@ -21,6 +22,7 @@ from gmtags.ruleset.builder.common import (
     Ruled,
     StepBase,
     Target,
+    given,
 )
 from gmtags.ruleset.catalogs import (
     Text4000,
@@ -28,6 +30,7 @@ from gmtags.ruleset.catalogs import (
 )
 from gmtags.ruleset.refs import Number, RulesetValueRef
 from gmtags.ruleset.resolution.common import distinct
+from gmtags.ruleset.sheet import NumberColumn, NumberField
 
 Ref = RulesetValueRef
 
@@ -117,6 +120,46 @@ class Offer(Ruled):
                 found.append(((*at, "table"), "the table includes both the offer's min and max"))
         return found
 
+    def check_refs(self, check: RefCheck, at: str) -> None:
+        """The offer's target and bounds within its storage, a table's values, the baseline,
+        the exchange and the non-live reads (004, A18: each of a spend step's offers)."""
+        limits = check.target(self.target, f"{at}.target")
+        if limits is not None:
+            for key in ("min", "max"):
+                value = getattr(self, key)
+                if not limits[0] <= value <= limits[1]:
+                    check.add(f"{at}.{key}", f"{key} {value} is outside {limits[0]}..{limits[1]}")
+        kind = given(self.target)[0]
+        name = getattr(self.target, kind)
+        found = check.index.fields.get(name) if kind == "field" else None
+        integer = not isinstance(found, NumberField) or found.integer
+        for where, cost in self.costs():
+            if integer and any(value != int(value) for value, _ in cost.table or ()):
+                path = f"{at}.{'.'.join(map(str, where))}.table"
+                check.add(path, "fractional values need a number field that is not an integer")
+        start = _start(check, self.target)
+        if self.baseline is not None and start is not None and self.baseline != start:
+            check.add(f"{at}.baseline", f"the baseline is the starting value ({start})")
+        if self.exchange is not None:
+            check.target(self.exchange.from_, f"{at}.exchange.from")
+        check.ref(self.when, f"{at}.when", "an offer's when")
+        check.ref(self.min_from, f"{at}.minFrom", "minFrom")
+        check.ref(self.max_from, f"{at}.maxFrom", "maxFrom")
+        for place, override in enumerate(self.overrides or ()):
+            check.ref(override.when, f"{at}.overrides.{place}.when", "an override's when")
+
+
+def _start(check: RefCheck, target: Target) -> float | None:
+    """A target's starting value when the file fixes it as a constant (BUILDER §3.17)."""
+    kind = given(target)[0]
+    name = getattr(target, kind)
+    if kind == "ability" and name in check.index.abilities:
+        return check.index.abilities[name].default
+    found = check.index.fields.get(name) if kind == "field" else None
+    if isinstance(found, NumberField):
+        return found.default
+    return 0 if kind in ("skill", "save", "bonus") else None
+
 
 class SpendStep(StepBase):
     """004, `spend` (1.153): priced offers (≤120, ids unique) bought from a builder pool."""
@@ -128,6 +171,12 @@ class SpendStep(StepBase):
     def rules(self) -> Found:
         """Offer ids are unique in the step."""
         return distinct([offer.id for offer in self.offers], ("offers",), "offer id", ("id",))
+
+    def check_refs(self, check: RefCheck, at: str) -> None:
+        """004, spend steps (A18): targets, bounds within storage, table on integer fields,
+        baselines against a constant start, non-live conditions and limits."""
+        for place, offer in enumerate(self.offers):
+            offer.check_refs(check, f"{at}.offers.{place}")
 
 
 # ---------------------------------------------------------------------------
@@ -207,6 +256,35 @@ class RowsStep(StepBase):
             found.append(((), "a priced step names both its pool and its cost"))
         return found
 
+    def check_refs(self, check: RefCheck, at: str) -> None:
+        """004, rows steps (A19): the list, its columns, defaults that fit, `from` a rows catalog
+        feeding the list, a cost column that is numeric."""
+        check.ref(self.count_from, f"{at}.countFrom", "countFrom")
+        listed = check.index.lists.get(self.list)
+        if listed is None:
+            check.add(f"{at}.list", f"names no list '{self.list}'")
+            return
+        for key in ("columns", "required"):
+            for place, name in enumerate(getattr(self, key) or ()):
+                if listed.column(name) is None:
+                    check.add(f"{at}.{key}.{place}", f"list '{self.list}' has no column '{name}'")
+        for name, value in (self.defaults or {}).items():
+            column = listed.column(name)
+            if column is None:
+                check.add(f"{at}.defaults.{name}", f"list '{self.list}' has no column '{name}'")
+            elif (reason := column.holds(value)) is not None:
+                check.add(
+                    f"{at}.defaults.{name}", f"column '{name}' can never hold {value!r} ({reason})"
+                )
+        cost = self.cost
+        column_id = getattr(cost, "column", None)
+        if column_id is not None and not isinstance(listed.column(column_id), NumberColumn):
+            check.add(f"{at}.cost.column", f"'{column_id}' is not a number column")
+        if self.from_ is not None:
+            catalog = check.catalog(self.from_, f"{at}.from")
+            if catalog is not None and self.list not in (catalog.feeds or ()):
+                check.add(f"{at}.from", f"catalog '{self.from_}' does not feed list '{self.list}'")
+
 
 # ---------------------------------------------------------------------------
 # roll (F1–F9, A20) and initialize (F10–F13, A21)
@@ -255,6 +333,27 @@ class RollStep(StepBase):
         keys = [roll.writes for roll in self.rolls]
         return distinct(keys, ("rolls",), "the roll of")
 
+    def check_refs(self, check: RefCheck, at: str) -> None:
+        """004, roll steps (A20): a number field or a non-computed ability; a non-live floor."""
+        members = check.from_members
+        for place, roll in enumerate(self.rolls):
+            where = f"{at}.rolls.{place}"
+            if roll.field is not None:
+                if not isinstance(check.index.fields.get(roll.field), NumberField):
+                    check.add(f"{where}.field", f"'{roll.field}' is not a number field")
+                elif roll.field in members:
+                    check.add(f"{where}.field", f"'{roll.field}' is read from the members")
+            if roll.ability is not None:
+                ability = check.index.abilities.get(roll.ability)
+                if check.index.party:
+                    check.add(f"{where}.ability", "a party sheet has no abilities")
+                elif ability is None:
+                    check.add(f"{where}.ability", f"names no ability '{roll.ability}'")
+                elif ability.value is not None:
+                    check.add(f"{where}.ability", f"ability '{roll.ability}' is computed")
+            if isinstance(roll.floor, RulesetValueRef):
+                check.ref(roll.floor, f"{where}.floor", "a roll's floor")
+
 
 InitialValue = Annotated[
     Number | Text4000 | bool | RulesetValueRef,
@@ -292,3 +391,29 @@ class InitializeStep(StepBase):
     def rules(self) -> Found:
         """A field is written once."""
         return distinct([w.field for w in self.writes], ("writes",), "field", ("field",))
+
+    def check_refs(self, check: RefCheck, at: str) -> None:
+        """004, initialize steps (A21): a field of the sheet; a reference only for a number
+        field; a fixed value the field can hold; `remaining` into a number field."""
+        members = check.from_members
+        for place, write in enumerate(self.writes):
+            where = f"{at}.writes.{place}"
+            found = check.index.fields.get(write.field)
+            if found is None:
+                check.add(f"{where}.field", f"names no field '{write.field}'")
+                continue
+            if write.field in members:
+                check.add(f"{where}.field", f"'{write.field}' is read from the members")
+            number = isinstance(found, NumberField)
+            if isinstance(write.value, RulesetValueRef):
+                if not number:
+                    check.add(f"{where}.value", "a reference writes only a number field")
+                else:
+                    check.ref(write.value, f"{where}.value", "an initial value")
+            elif write.value is not None and (reason := found.holds(write.value)) is not None:
+                check.add(
+                    f"{where}.value",
+                    f"field '{write.field}' can never hold {write.value!r} ({reason})",
+                )
+            if write.remaining is not None and not number:
+                check.add(f"{where}.remaining", "what a pool leaves is written to a number field")

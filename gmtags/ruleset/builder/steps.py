@@ -1,5 +1,5 @@
-"""The step kinds of `sheet.builder.steps` (004), one model per `kind` (spend, rows, roll
-and initialize in `priced`).
+"""The step kinds of `sheet.builder.steps` (004), one model per `kind` (abilities and
+allocate in `scores`; spend, rows, roll and initialize in `priced`).
 
 `Step` is the tagged union: a step is read by the model its `kind` names, so a
 problem inside it is reported at its plain path (`steps.3.max`) and an unknown
@@ -19,23 +19,33 @@ from pydantic import (
 )
 
 from gmtags.ruleset.base import RulesetModel, SheetId
+from gmtags.ruleset.builder.checking import RefCheck, filters_of
 from gmtags.ruleset.builder.common import (
-    MAX_BUDGET,
     MAX_PICKS,
     Before,
-    Dice,
     Found,
     Label,
-    ListColumn,
     Ruled,
     StepBase,
     StepId,
-    Target,
     given,
 )
 from gmtags.ruleset.builder.priced import InitializeStep, RollStep, RowsStep, SpendStep
+from gmtags.ruleset.builder.scores import (
+    AbilitiesStep,
+    AllocateGroup,
+    AllocateStep,
+    Manual,
+    ManualLimits,
+    MethodName,
+    Methods,
+    PointBuy,
+    RollGroup,
+    target_key,
+)
 from gmtags.ruleset.catalogs import (
     DICE_PATTERN,
+    Catalog,
     CatalogText300,
     EntryId,
     FilterValue,
@@ -46,9 +56,10 @@ from gmtags.ruleset.catalogs import (
     TrainingChoice,
     by_json_type,
 )
-from gmtags.ruleset.refs import Number, RulesetValueRef, StepRow
+from gmtags.ruleset.refs import Number, RulesetValueRef
 from gmtags.ruleset.resolution.common import distinct
-from gmtags.ruleset.sheet.common import IntOrRef, tagged
+from gmtags.ruleset.sheet import EnumField, NumberField, TextField
+from gmtags.ruleset.sheet.common import tagged
 
 __all__ = [
     "STEPS",
@@ -182,6 +193,87 @@ class CatalogStep(StepBase):
             found.append(((), "a priced step names both its pool and its cost"))
         return found
 
+    def check_refs(self, check: RefCheck, at: str) -> None:
+        """004, catalog steps (A7, A9, A25): the catalog, field, filters, within, upTo, stamp,
+        quotas, distinctBy, quotaBelow and a pick's cost."""
+        catalog = check.catalog(self.catalog, f"{at}.catalog")
+        if self.field is not None:
+            found = check.index.fields.get(self.field)
+            if not isinstance(found, TextField | EnumField):
+                check.add(f"{at}.field", f"'{self.field}' is not a text or enum field")
+        check.ref(self.count_from, f"{at}.countFrom", "countFrom")
+        if self.up_to is not None:
+            check.ref(self.up_to.value, f"{at}.upTo.value", "upTo")
+        if catalog is None:
+            return
+        filters = filters_of(catalog)
+
+        def named(name: str | None, where: str, number: bool = False) -> None:
+            if name is None:
+                return
+            found = filters.get(name)
+            if found is None:
+                check.add(where, f"catalog '{catalog.id}' declares no filter '{name}'")
+            elif number and found.type != "number":
+                check.add(where, f"filter '{name}' is not a number filter")
+
+        for key, value in (self.filters or {}).items():
+            named(key, f"{at}.filters.{key}")
+            if key in filters and not filters[key].holds(value):
+                check.add(f"{at}.filters.{key}", f"filter '{key}' takes {filters[key].takes}")
+        if self.within is not None:
+            named(self.within.filter, f"{at}.within.filter")
+        named(self.up_to.filter if self.up_to else None, f"{at}.upTo.filter", number=True)
+        named(self.distinct_by, f"{at}.distinctBy")
+        named(
+            self.quota_below.filter if self.quota_below else None, f"{at}.quotaBelow.filter", True
+        )
+        for place, quota in enumerate(self.quotas or ()):
+            named(quota.filter, f"{at}.quotas.{place}.filter")
+            chosen = filters.get(quota.filter)
+            if chosen is not None and chosen.type != "tags" and not chosen.holds(quota.value):
+                check.add(
+                    f"{at}.quotas.{place}.value", f"filter '{quota.filter}' takes {chosen.takes}"
+                )
+        cost = self.cost
+        if cost is not None and not isinstance(cost, int | float):
+            named(cost.filter, f"{at}.cost.filter", number=True)
+        self._stamp(check, at, catalog)
+
+    def _stamp(self, check: RefCheck, at: str, catalog: Catalog) -> None:
+        """004, `stamp` (1.108, 1.130): each key a column of every list the catalog feeds, each
+        value one that column can hold; `fromWithin` reads the parent catalog's id, label or one
+        of its filters."""
+        lists = [check.index.lists.get(name) for name in catalog.feeds or ()]
+        parent = self._parent_catalog(check)
+        for key, value in (self.stamp or {}).items():
+            where = f"{at}.stamp.{key}"
+            for listed in lists:
+                column = listed.column(key) if listed is not None else None
+                if listed is not None and column is None:
+                    check.add(where, f"list '{listed.id}' the catalog feeds has no column '{key}'")
+                elif column is not None and not hasattr(value, "from_within"):
+                    reason = column.holds(value)
+                    if reason is not None:
+                        check.add(where, f"column '{key}' can never hold {value!r} ({reason})")
+            source = getattr(value, "from_within", None)
+            if source is None:
+                continue
+            if self.within is None:
+                check.add(
+                    f"{where}.fromWithin", "fromWithin reads the parent pick, so needs within"
+                )
+            elif parent is not None and source not in ("id", "label", *filters_of(parent)):
+                message = f"fromWithin is id, label or a filter of catalog '{parent.id}'"
+                check.add(f"{where}.fromWithin", message)
+
+    def _parent_catalog(self, check: RefCheck) -> Catalog | None:
+        if self.within is None:
+            return None
+        place = check.builder.step_ids.get(self.within.step)
+        parent = check.builder.steps[place] if place is not None else None
+        return check.catalogs.get(parent.catalog) if isinstance(parent, CatalogStep) else None
+
 
 # ---------------------------------------------------------------------------
 # fields (B8–B10, A10)
@@ -226,219 +318,19 @@ class FieldsStep(StepBase):
                 found.append((("total", "fields", place), f"'{name}' is not a field of this step"))
         return found
 
-
-# ---------------------------------------------------------------------------
-# abilities (B11–B16, A11–A13)
-
-
-class PointBuy(Ruled):
-    """004, `pointBuy{budget, costs}`: the cost of each score from the lowest (where every
-    score starts) up one at a time, as `[score, cumulative cost]` rows."""
-
-    budget: Annotated[int, Field(ge=0, le=MAX_BUDGET)]
-    costs: Annotated[list[StepRow], Field(min_length=2, max_length=100)]
-
-    def rules(self) -> Found:
-        """Scores rise by one from the lowest; costs are whole, never fall, never negative."""
-        found: Found = [
-            (("costs", place, item), "a score and its cost are whole numbers")
-            for place, row in enumerate(self.costs)
-            for item, number in enumerate(row)
-            if number != int(number)
-        ]
-        for place in range(1, len(self.costs)):
-            (before, paid), (score, cost) = self.costs[place - 1], self.costs[place]
-            if score != before + 1:
-                found.append((("costs", place, 0), f"the score after {before} is {before + 1}"))
-            if cost < paid:
-                found.append((("costs", place, 1), "a higher score never costs less"))
-        found += [
-            (("costs", place, 1), "a cost is never negative")
-            for place, (_, cost) in enumerate(self.costs)
-            if cost < 0
-        ]
-        return found
-
-    @property
-    def span(self) -> int | float:
-        """What buying one score from the lowest to the top costs."""
-        return self.costs[-1][1] - self.costs[0][1]
-
-
-class ManualLimits(Ruled):
-    """004, `manual{min, max}` (1.110): typed base scores held within integer limits,
-    min at least −100, max at most 1000, min ≤ max."""
-
-    min: Annotated[int, Field(ge=-100, le=1000)]
-    max: Annotated[int, Field(ge=-100, le=1000)]
-
-    def rules(self) -> Found:
-        """min ≤ max."""
-        return [(("min",), "manual needs min ≤ max")] if self.min > self.max else []
-
-
-Manual = Annotated[
-    Literal[True] | ManualLimits,
-    by_json_type(("true", bool, Literal[True]), ("an object", dict, ManualLimits)),
-]
-
-
-class RollGroup(RulesetModel):
-    """004, `methods.rolls[]{abilities, dice}`: each score rolled with its own group's dice."""
-
-    abilities: Annotated[list[SheetId], Field(min_length=1, max_length=20)]
-    dice: Dice
-
-
-MethodName = Literal["pointBuy", "standardArray", "roll", "rolls", "manual"]
-
-
-class Methods(Ruled):
-    """004, `methods`: `pointBuy`, `standardArray`, `roll`, `rolls` and `manual`; `default`
-    may be written here too (BUILDER §3.2)."""
-
-    point_buy: PointBuy | None = Field(default=None, alias="pointBuy")
-    standard_array: Annotated[list[int], Field(min_length=1, max_length=20)] | None = Field(
-        default=None, alias="standardArray"
-    )
-    roll: Dice | None = None
-    rolls: Annotated[list[RollGroup], Field(min_length=1, max_length=20)] | None = None
-    manual: Manual | None = None
-    default: MethodName | None = None
-
-    @property
-    def declared(self) -> list[str]:
-        """The methods given, as the file spells them."""
-        return [key for key in given(self) if key != "default"]
-
-    def rules(self) -> Found:
-        """At least one method; no score in two roll groups."""
-        found: Found = []
-        if not self.declared:
-            found.append(((), "an abilities step offers at least one method"))
-        seen: set[str] = set()
-        for group, rolled in enumerate(self.rolls or ()):
-            for place, name in enumerate(rolled.abilities):
-                if name in seen:
-                    at = ("rolls", group, "abilities", place)
-                    found.append((at, f"ability '{name}' is rolled by two groups"))
-                seen.add(name)
-        return found
-
-
-class AbilitiesStep(StepBase):
-    """004, `abilities`: the scores (`abilities`, all if omitted) set by any of `methods`;
-    `default` (1.87) is the method a blank character starts with. At most one per builder."""
-
-    kind: Literal["abilities"]
-    abilities: Annotated[list[SheetId], Field(min_length=1, max_length=20)] | None = None
-    methods: Methods
-    default: MethodName | None = None
-
-    @property
-    def default_method(self) -> str | None:
-        """The method a blank character starts with (step-level, else `methods.default`)."""
-        return self.default or self.methods.default
-
-    def rules(self) -> Found:
-        """Scores are named once; `default` names a declared method, said once."""
-        found = distinct(self.abilities or [], ("abilities",), "ability")
-        if self.default and self.methods.default and self.default != self.methods.default:
-            found.append((("default",), "default and methods.default name different methods"))
-        chosen = self.default_method
-        if chosen is not None and chosen not in self.methods.declared:
-            at = ("default",) if self.default else ("methods", "default")
-            found.append((at, f"default names '{chosen}', a method the step does not declare"))
-        return found
-
-
-# ---------------------------------------------------------------------------
-# allocate (C1–C13, A14)
-
-
-class AllocateGroup(Ruled):
-    """004, allocate `groups[]{id, label, targets (1–120), base?, min, max, budget?, rows?}`:
-    `base`, `min` and `max` are integers or non-live references resolving to 0–10,000;
-    `rows` (1.216) count up to four `{list, column}` pairs against the budget."""
-
-    id: SheetId
-    label: Label
-    targets: Annotated[list[Target], Field(min_length=1, max_length=120)]
-    base: IntOrRef | None = None
-    min: IntOrRef
-    max: IntOrRef
-    budget: Ref | None = None
-    rows: Annotated[list[ListColumn], Field(min_length=1, max_length=4)] | None = None
-
-    def rules(self) -> Found:
-        """Written limits are 0–10,000, with base ≤ max and min ≤ max."""
-        found: Found = []
-        written = {key: getattr(self, key) for key in ("base", "min", "max")}
-        for key, value in written.items():
-            if isinstance(value, int) and not 0 <= value <= 10_000:
-                found.append(((key,), f"{key} is from 0 to 10,000"))
-        low, high = written["min"], written["max"]
-        if isinstance(low, int) and isinstance(high, int) and low > high:
-            found.append((("min",), "a group needs min ≤ max"))
-        base = written["base"]
-        if isinstance(base, int) and isinstance(high, int) and base > high:
-            found.append((("base",), "a group's base is at most its max"))
-        return found
-
-
-class AllocateStep(StepBase):
-    """004, `allocate` (1.152): staged dots bought with priorities or per-group budgets.
-
-    1–12 groups with distinct ids; targets distinct across the step; exactly one
-    budget mode: `priorities` (one non-negative integer, ≤1,200,000, per group) or
-    every group's `budget`.
-    """
-
-    kind: Literal["allocate"]
-    priorities: (
-        Annotated[list[Annotated[int, Field(ge=0, le=MAX_BUDGET)]], Field(max_length=12)] | None
-    ) = None
-    groups: Annotated[list[AllocateGroup], Field(min_length=1, max_length=12)]
-    annotations: bool | None = None
-
-    def rules(self) -> Found:
-        """Distinct groups and targets, one budget mode."""
-        found = distinct([group.id for group in self.groups], ("groups",), "group id", ("id",))
-        seen: set[str] = set()
-        for group, item in enumerate(self.groups):
-            for place, target in enumerate(item.targets):
-                if not given(target):
-                    continue  # no key: refused by the target's own rule
-                key = target_key(target)
-                if key in seen:
-                    at = ("groups", group, "targets", place)
-                    found.append((at, f"target {key} is in this step twice"))
-                seen.add(key)
-        budgets = [group.budget is not None for group in self.groups]
-        if self.priorities is not None:
-            if any(budgets):
-                found.append((("priorities",), "groups use priorities or budgets, not both"))
-            elif len(self.priorities) != len(self.groups):
-                message = f"priorities has one allotment per group ({len(self.groups)})"
-                found.append((("priorities",), message))
-        elif not all(budgets):
-            found += [
-                (("groups", place, "budget"), "without priorities, every group has a budget")
-                for place, has in enumerate(budgets)
-                if not has
-            ]
-        return found
-
-
-def target_key(target: Target) -> str:
-    """A target's stable key, `kind/id` (`ability/strength`), as answers and ledgers name it.
-
-    A target naming no key (refused by its own rule, while the rules of the parts around it
-    still run) has the key `none/`, which no answer can name and no rule counts twice."""
-    kinds = given(target)
-    if not kinds:
-        return "none/"
-    return f"{kinds[0]}/{getattr(target, kinds[0])}"
+    def check_refs(self, check: RefCheck, at: str) -> None:
+        """004, fields steps (A10): named fields exist; `total` sums number fields."""
+        members = check.from_members
+        for place, name in enumerate(self.fields):
+            if name not in check.index.fields:
+                check.add(f"{at}.fields.{place}", f"names no field '{name}'")
+            elif name in members:
+                check.add(f"{at}.fields.{place}", f"'{name}' is read from the members")
+        for name, ref in (self.shown_when or {}).items():
+            check.ref(ref, f"{at}.shownWhen.{name}", "shownWhen")
+        for place, name in enumerate(self.total.fields if self.total else ()):
+            if name in check.index.fields and not isinstance(check.index.fields[name], NumberField):
+                check.add(f"{at}.total.fields.{place}", f"'{name}' is not a number field")
 
 
 # ---------------------------------------------------------------------------
@@ -450,6 +342,13 @@ class TrainedStep(StepBase):
 
     kind: Literal["trained"]
     choose: Annotated[list[TrainingChoice], Field(max_length=12)] | None = None
+
+    def check_refs(self, check: RefCheck, at: str) -> None:
+        """004, trained steps: the step's own choices (names, tiers, counts)."""
+        if check.index.party:
+            return
+        for place, choice in enumerate(self.choose or ()):
+            check.training_choice(f"{at}.choose.{place}", choice, check.builder.tier)
 
 
 class KitLine(Ruled):
@@ -519,6 +418,29 @@ class StartingGearStep(StepBase):
         """Kit ids are unique in the step."""
         return distinct([kit.id for kit in self.kits], ("kits",), "kit id", ("id",))
 
+    def check_refs(self, check: RefCheck, at: str) -> None:
+        """004, startingGear kits: `fits` reads no live state; item lines name items of this
+        file; coins name a currency unit; `countFrom` reads the carrier's sheet (1.157)."""
+        items = check.ruleset.items
+        units = {
+            unit.get("id")
+            for family in (items or {}).get("currencies", [])
+            if isinstance(family, dict)
+            for unit in family.get("units", [])
+            if isinstance(unit, dict)
+        }
+        for kit, item in enumerate(self.kits):
+            where = f"{at}.kits.{kit}"
+            if item.fits is not None:
+                check.ref(item.fits.value, f"{where}.fits.value", "fits")
+            for place, line in enumerate(item.lines):
+                path = f"{where}.lines.{place}"
+                if line.coins is not None and line.coins not in units:
+                    check.add(f"{path}.coins", f"names no currency unit '{line.coins}' of items")
+                check.ref(line.count_from, f"{path}.countFrom", "a coins countFrom")
+                if line.item is not None:
+                    check.item_ref(line.item, f"{path}.item")
+
 
 class ChoicesStep(StepBase):
     """004, `choices` (1.91): where the entries of `catalog` that picks grant
@@ -526,6 +448,10 @@ class ChoicesStep(StepBase):
 
     kind: Literal["choices"]
     catalog: SheetId
+
+    def check_refs(self, check: RefCheck, at: str) -> None:
+        """004, choices steps: a rows catalog."""
+        check.catalog(self.catalog, f"{at}.catalog")
 
 
 # ---------------------------------------------------------------------------

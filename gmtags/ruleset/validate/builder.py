@@ -67,6 +67,7 @@ from gmtags.ruleset.builder import (
     SpendStep,
     TrainedStep,
 )
+from gmtags.ruleset.builder.checking import filters_of
 from gmtags.ruleset.catalogs import Catalog, CatalogEntry, Choice, Grants
 from gmtags.ruleset.model import Ruleset
 from gmtags.ruleset.refs import RulesetValueRef
@@ -79,13 +80,7 @@ from gmtags.ruleset.validate.builder_reads import (
     step_changes,
     target_value,
 )
-from gmtags.ruleset.validate.builder_refs import (
-    BuilderCheck,
-    check_steps,
-    filters_of,
-    item_ref,
-    training_choice,
-)
+from gmtags.ruleset.validate.builder_refs import BuilderCheck, check_steps
 from gmtags.ruleset.validate.index import SheetIndex
 
 # ---------------------------------------------------------------------------
@@ -443,8 +438,8 @@ def _grants(check: BuilderCheck, at: str, grants: Grants, chosen: set[str]) -> N
                 if name not in found:
                     check.add(f"{at}.trained.{key}.{item}", f"names no {key[:-1]} '{name}'")
         for place, training in enumerate(trained.choose or ()):
-            training_choice(
-                check, f"{at}.trained.choose.{place}", training, trained.tier or check.builder.tier
+            check.training_choice(
+                f"{at}.trained.choose.{place}", training, trained.tier or check.builder.tier
             )
     for name, value in (grants.sets or {}).items():
         found_field = index.fields.get(name)
@@ -489,4 +484,4 @@ def _grants(check: BuilderCheck, at: str, grants: Grants, chosen: set[str]) -> N
                         f"{where}.ids.{item}", f"catalog '{catalog.id}' has no entry '{name}'"
                     )
     for place, ref in enumerate(grants.item_access or ()):
-        item_ref(check, ref, f"{at}.itemAccess.{place}")
+        check.item_ref(ref, f"{at}.itemAccess.{place}")
