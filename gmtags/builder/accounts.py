@@ -62,6 +62,17 @@ class Account:
             if tag in self.caps:
                 self.tagged[tag] = self.tagged.get(tag, 0) - price
 
+    def refuses(self, price: int | None) -> str | None:
+        """Why the pool could not pay `price` now, after the priced picks (None: it could):
+        a pool not configured or an unpriced thing, credit past its limit, points it lacks."""
+        if self.reason is not None or price is None:
+            return CANNOT_PAY.format(self.id)
+        if price < 0 and self.credit_for_picks - price > self.credit_limit:
+            return NO_CREDIT.format(self.id)
+        if price > 0 and self.left_for_picks < price:
+            return CANNOT_PAY.format(self.id)
+        return None
+
     def entry(self) -> dict[str, int]:
         """The pool's `res.pools` entry (SPEC §10)."""
         return {

@@ -8,9 +8,14 @@ place in the answers document it changes (`path`, from the document's root) and 
 
 - `Choose`: options; a pick toggles its value in the list at `path`, or, with `single`,
   makes the list that value alone (`clearable`: "None" empties it);
-- `Number` / `Text`: the value typed replaces the one at `path` (an empty one drops it);
-- `Press`: a button that puts `value` at `path` (a Set, a Roll again);
-- `Fact`: a line to read, changing nothing.
+- `Number` / `Text` / `Flag` / `Pick`: the value typed, ticked or picked replaces the one
+  at `path` (an empty one drops it); a `Number` or `Pick` may write more (`also`, `then`);
+- `Count`: − and + move the count at `path` by one (0 drops it);
+- `Press`: a button that puts `value` at `path` (a Set, a Roll again), or appends it to
+  the list there or removes that list's item at an index (Add a row, Remove row N);
+- `Visit`: what opening the step writes;
+- `Fact` / `Note`: a line to read; `Group` / `Table`: controls under a heading or in rows;
+  these change nothing themselves.
 
 `change` applies a control's edit to an answers document the same way everywhere, so the
 page and the wizard cannot disagree about what a control does.

@@ -32,7 +32,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from gmtags.builder.accounts import CANNOT_PAY, NO_CREDIT, Charge, whole
+from gmtags.builder.accounts import Charge, whole
 from gmtags.ruleset.builder.priced import RowCost, RowsStep
 
 if TYPE_CHECKING:
@@ -85,11 +85,11 @@ def row_price(step: RowsStep, row: Row, values: SheetValues) -> int | None:
     return whole(price)
 
 
-def charge(state: State, step: RowsStep, rows: list[Row]) -> list[int]:
-    """Charge the rows the pool paid on the build before (module doc); the positions of those
-    it does not pay, which are not written."""
+def charge(state: State, step: RowsStep, rows: list[Row]) -> Mapping[int, str]:
+    """Charge the rows the pool paid on the build before (module doc); those it does not pay,
+    which are not written, by position, with why."""
     if step.pool is None or step.cost is None:
-        return []
+        return {}
     state.register_settle()
     gated = state.gates.of(step.id, UnpaidRows)
     closed = gated.rows if gated is not None else {}
@@ -98,7 +98,7 @@ def charge(state: State, step: RowsStep, rows: list[Row]) -> list[int]:
     for n, price in enumerate(state.row_prices[step.id]):
         if n not in closed:
             state.charges.append(Charge(step.pool, step.id, str(n), price))
-    return sorted(closed)
+    return closed
 
 
 @dataclass(frozen=True)
@@ -120,14 +120,10 @@ def unpaid_rows(state: State, step: RowsStep) -> dict[int, str]:
         kept = state.unpaid.get((step.id, str(n)))
         if kept is not None:
             closed[n] = kept
-        elif str(n) in charged:
-            continue
-        elif account.reason is not None or price is None:
-            closed[n] = CANNOT_PAY.format(step.pool)
-        elif price < 0 and account.credit_for_picks - price > account.credit_limit:
-            closed[n] = NO_CREDIT.format(step.pool)
-        elif price > 0 and account.left_for_picks < price:
-            closed[n] = CANNOT_PAY.format(step.pool)
+        elif str(n) not in charged:
+            refused = account.refuses(price)
+            if refused is not None:
+                closed[n] = refused
     return closed
 
 

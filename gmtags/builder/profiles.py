@@ -34,8 +34,9 @@ Decisions where the seed is silent (BUILDER.md §3 where it has one):
 
 from __future__ import annotations
 
-import math
 from typing import TYPE_CHECKING, Any
+
+from gmtags.builder.state import read_count
 
 if TYPE_CHECKING:
     from gmtags.builder.state import State
@@ -91,9 +92,7 @@ def slot_count(choice: EntryChoice, values: SheetValues) -> int:
     """An entry-choice slot's size: `count`, or `countFrom` floored and held to 0..`max`."""
     if choice.count_from is None:
         return choice.count or 0
-    counted = values.value(choice.count_from)
-    whole = math.floor(counted) if math.isfinite(counted) else 0
-    return max(0, min(whole, choice.max or 0))
+    return read_count(values, choice.count_from, choice.max or 0)
 
 
 def cut_from(builder: Builder, step_id: str) -> frozenset[str]:

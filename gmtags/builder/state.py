@@ -11,6 +11,7 @@ imports the walk, and the walk imports them all.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
@@ -27,6 +28,7 @@ from gmtags.errors import Problem
 from gmtags.ruleset.builder import Builder
 from gmtags.ruleset.catalogs import Catalog, CatalogEntry, EntryChoice, RatingGrant
 from gmtags.ruleset.model import Ruleset
+from gmtags.ruleset.refs import RulesetValueRef
 from gmtags.sheet.values import SheetValues
 from gmtags.state.snapshot import CharacterCard
 
@@ -35,6 +37,13 @@ Entry = StepEntry
 T = TypeVar("T")
 Finisher = Callable[["State", dict[str, Entry]], None]
 """Work done once every step has run, given the result entries by step."""
+
+
+def read_count(values: SheetValues, ref: RulesetValueRef, most: int) -> int:
+    """A size read from the sheet (a `countFrom`): the number floored and held to 0..`most`
+    (0 when it is not a finite number)."""
+    read = values.value(ref)
+    return max(0, min(math.floor(read), most)) if math.isfinite(read) else 0
 
 
 @dataclass(frozen=True)
@@ -285,4 +294,4 @@ class State:
         return data
 
 
-__all__ = ["Context", "Entry", "Finished", "Gates", "Picked", "State"]
+__all__ = ["Context", "Entry", "Finished", "Gates", "Picked", "State", "read_count"]

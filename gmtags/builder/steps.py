@@ -47,7 +47,6 @@ Decisions where the seed is silent (BUILDER.md §3 where it has one):
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -69,7 +68,7 @@ from gmtags.builder.kinds import (
 )
 from gmtags.builder.kinds.catalog import MAX_PICKS, matches
 from gmtags.builder.result import ChoiceEntry, Inactive
-from gmtags.builder.state import Entry, Finished, State
+from gmtags.builder.state import Entry, Finished, State, read_count
 from gmtags.builder.training import Slot, SlotResult, Tiers, Training, What
 from gmtags.ruleset.builder.priced import InitializeStep, RollStep, RowsStep, SpendStep
 from gmtags.ruleset.builder.steps import (
@@ -100,12 +99,6 @@ class Walk(State):
             self.blank_entry(step.id, step.kind, shown=False)
             return
         KINDS[step.kind].run(self, step)
-
-    # -- catalog steps ----------------------------------------------------------
-
-    # -- fields steps -----------------------------------------------------------
-
-    # -- trained and gear steps -------------------------------------------------
 
     # -- after every step -------------------------------------------------------
 
@@ -181,9 +174,7 @@ class Walk(State):
             out = frozenset().union(*(taken.get(ref, set()) for ref in refs))
             count = None
             if slot.choice.count_from is not None:
-                counted = self.values().value(slot.choice.count_from)
-                whole = math.floor(counted) if math.isfinite(counted) else 0
-                count = max(0, min(whole, slot.choice.max or 0))
+                count = read_count(self.values(), slot.choice.count_from, slot.choice.max or 0)
             result = training.choose(
                 Slot(slot.key, slot.choice, slot.tier, slot.answers, slot.replacements, count, out)
             )

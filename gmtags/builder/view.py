@@ -128,14 +128,20 @@ def _slot_title(look: Look, key: str, count: int) -> str:
     return f"{title}: choose {count}"
 
 
+def _built_by(ruleset: Ruleset, party: bool) -> tuple[Ruleset, Builder | None]:
+    """The ruleset a build reads and its builder: the character's, or with `party` the
+    party sheet's (`gmtags.builder.party`)."""
+    if party:
+        return party_view(ruleset), party_of(ruleset).builder_model
+    return ruleset, ruleset.sheet.builder_model
+
+
 def views(
     ruleset: Ruleset, result: BuildResult, party: bool = False
 ) -> dict[str, list[dict[str, Any]]]:
     """Every viewed step's controls as JSON, by step id (module doc), of the character
     builder or, with `party`, the party sheet's."""
-    builder = party_of(ruleset).builder_model if party else ruleset.sheet.builder_model
-    if party:
-        ruleset = party_view(ruleset)
+    ruleset, builder = _built_by(ruleset, party)
     if builder is None:
         return {}
     found: dict[str, list[dict[str, Any]]] = {}
@@ -149,9 +155,7 @@ def views(
 def holds(ruleset: Ruleset, result: BuildResult, party: bool = False) -> dict[str, str]:
     """What the character so far shows in place of each part of the sheet a step has not
     made yet (`StepKind.holds`), by part: `{"scores": "Not chosen yet: …"}`."""
-    builder = party_of(ruleset).builder_model if party else ruleset.sheet.builder_model
-    if party:
-        ruleset = party_view(ruleset)
+    ruleset, builder = _built_by(ruleset, party)
     found: dict[str, str] = {}
     for step in builder.steps if builder is not None else ():
         kind = KINDS.get(step.kind)

@@ -29,14 +29,17 @@ from gmtags.builder.scores import (
     point_buy,
 )
 from gmtags.ruleset.builder.steps import AbilitiesStep, ManualLimits
+from gmtags.ruleset.model import Ruleset
 
 if TYPE_CHECKING:
     from gmtags.builder.state import Entry, State
 
 
-def step_abilities(state: State, step: AbilitiesStep) -> list[str]:
-    computed = {a.id for a in state.ruleset.sheet.abilities if a.value is not None}
-    names = step.abilities or [a.id for a in state.ruleset.sheet.abilities]
+def step_abilities(ruleset: Ruleset, step: AbilitiesStep) -> list[str]:
+    """The scores the step sets: those it lists, else every ability of the sheet, less the
+    computed ones."""
+    computed = {a.id for a in ruleset.sheet.abilities if a.value is not None}
+    names = step.abilities or [a.id for a in ruleset.sheet.abilities]
     return [a for a in names if a not in computed]
 
 
@@ -44,7 +47,7 @@ def run(state: State, step: AbilitiesStep) -> None:
     entry = state.blank_entry(step.id, step.kind)
     answer = state.answers.step(step.id)
     methods = step.methods
-    names = step_abilities(state, step)
+    names = step_abilities(state.ruleset, step)
     own = {a: state.writer.own(f"abilities.{a}") for a in names}
     method = answer.method
     own_scores = any(v is not None for v in own.values())
@@ -248,8 +251,7 @@ def holds(look: Look, step: AbilitiesStep) -> dict[str, str]:
     held = look.card.get("abilities") or {}
     record = look.card.get("builder") or {}
     writes = record.get("writes") or {} if isinstance(record, dict) else {}
-    names = [a.id for a in look.ruleset.sheet.abilities if a.value is None]
-    names = [a for a in names if step.abilities is None or a in step.abilities]
+    names = step_abilities(look.ruleset, step)
     if any(a in held and writes.get(f"abilities.{a}") != held[a] for a in names):
         return {}
     return {
@@ -321,8 +323,7 @@ def view(look: Look, step: AbilitiesStep) -> list[Control]:
         controls.append(Note(f"Budget: {budget} points; every score starts at {lowest}.", "points"))
     if method == "pointBuy":
         controls.append(Note(f"Type a score from {lowest} to {highest}, or use − and +."))
-    names = [a.id for a in look.ruleset.sheet.abilities if a.value is None]
-    names = [a for a in names if step.abilities is None or a in step.abilities]
+    names = step_abilities(look.ruleset, step)
     scores = answer.get("scores") or {}
     handed: list[int] | None = None
     faces_of: list[str] = []

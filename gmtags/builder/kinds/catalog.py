@@ -6,18 +6,17 @@ silent are in `gmtags.builder.steps`' module doc."""
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
 from gmtags.builder import quotas
-from gmtags.builder.accounts import CANNOT_PAY, NO_CREDIT, pick_price
+from gmtags.builder.accounts import pick_price
 from gmtags.builder.controls import Choose, Control, Look, Option
 from gmtags.builder.result import Inactive
 from gmtags.builder.scores import Chosen
-from gmtags.builder.state import Finished, Picked, State
+from gmtags.builder.state import Finished, Picked, State, read_count
 from gmtags.builder.training import Slot
 from gmtags.ruleset.builder.steps import CatalogStep, FromWithin
 from gmtags.ruleset.catalogs import Catalog, CatalogEntry
@@ -31,11 +30,10 @@ MAX_PICKS = 60
 def ask(step: CatalogStep) -> tuple[str, bool, int | None]:
     """What the step asks ("Choose one", "Choose 2 to 4", …), whether it takes one pick,
     and the most it takes (None: as many as the sheet allows)."""
-    single = step.count_from is None and (step.max or 1) == 1
-    most = None if step.count_from is not None else step.max or 1
     if step.count_from is not None:
         return "Choose as many as the sheet allows", False, None
-    if single:
+    most = step.max or 1
+    if most == 1:
         return ("Choose one" if step.min else "Choose one, or none"), True, 1
     span = str(most) if step.min == most else f"{step.min} to {most}"
     return f"Choose {span}", False, most
@@ -165,10 +163,8 @@ def gate(done: Finished, step: CatalogStep) -> CatalogGate | None:
         closed = closed_now(done.state, step, done.before(step.reads.before))
     count = None
     if step.count_from is not None:
-        counted = done.values.value(step.count_from)
         most = step.max if step.max is not None else MAX_PICKS
-        whole = math.floor(counted) if math.isfinite(counted) else 0
-        count = max(0, min(whole, most))
+        count = read_count(done.values, step.count_from, most)
     return CatalogGate(closed, count) if closed or count is not None else None
 
 
@@ -187,8 +183,11 @@ def run(state: State, step: CatalogStep) -> None:
     open_ids = [e.id for e in offered if e.id not in closed]
     by_id = {e.id: e for e in offered}
     counted = gated.count if gated is not None and step.count_from is not None else None
-    most = counted if counted is not None else (step.max if step.max is not None else 1)
-    if step.count_from is not None and counted is None:
+    if step.count_from is None:
+        most = step.max if step.max is not None else 1
+    elif counted is not None:
+        most = counted
+    else:  # the first build, before the finished sheet is read
         most = step.max if step.max is not None else MAX_PICKS
     asked = counted if counted is not None else min(step.min, most)
     picks = list(state.answers.step(step.id).picks or [])
@@ -376,11 +375,7 @@ def unpaid(state: State, step: CatalogStep, entries: list[CatalogEntry]) -> dict
             continue
         if any(p.entry.id == entry.id for p in state.picked.get(step.id, [])):
             continue
-        price = pick_price(step, entry)
-        if account.reason is not None or price is None:
-            closed[entry.id] = CANNOT_PAY.format(step.pool)
-        elif price < 0 and account.credit_for_picks - price > account.credit_limit:
-            closed[entry.id] = NO_CREDIT.format(step.pool)
-        elif price > 0 and account.left_for_picks < price:
-            closed[entry.id] = CANNOT_PAY.format(step.pool)
+        refused = account.refuses(pick_price(step, entry))
+        if refused is not None:
+            closed[entry.id] = refused
     return closed

@@ -97,19 +97,10 @@ def pending(state: State, step: FieldsStep, entry: Entry) -> None:
     gated = state.gates.of(step.id, HiddenFields)
     hidden = gated.names if gated is not None else frozenset()
     optional = set(step.optional or ())
-    empty = [
-        name
-        for name in step.fields
-        if name not in optional
-        and name not in hidden
-        and read(state.writer.base, f"fields.{name}") in (None, "")
-    ]
-    entry["active"] = [
-        n
-        for n in step.fields
-        if n not in hidden and read(state.writer.base, f"fields.{n}") not in (None, "")
-    ]
-    state.waits(entry, len(empty))
+    shown = [name for name in step.fields if name not in hidden]
+    filled = [n for n in shown if read(state.writer.base, f"fields.{n}") not in (None, "")]
+    entry["active"] = filled
+    state.waits(entry, sum(1 for n in shown if n not in optional and n not in filled))
     if step.total is not None:
         numbers = [read(state.writer.base, f"fields.{n}") for n in step.total.fields]
         total = sum(n for n in numbers if isinstance(n, int | float) and not isinstance(n, bool))

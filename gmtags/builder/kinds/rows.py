@@ -39,7 +39,6 @@ Decisions where the sources are silent:
 
 from __future__ import annotations
 
-import math
 from typing import TYPE_CHECKING, Any
 
 from gmtags.builder import priced_rows
@@ -55,6 +54,7 @@ from gmtags.builder.controls import (
     Visit,
 )
 from gmtags.builder.kinds.fields import typed_control
+from gmtags.builder.state import read_count
 from gmtags.ruleset.builder.priced import RowsStep
 from gmtags.ruleset.sheet.lists import SheetList
 from gmtags.sheet.holds import value_problem
@@ -89,9 +89,7 @@ def run(state: State, step: RowsStep) -> None:
     unpaid = priced_rows.charge(state, step, written)
     for n, row in enumerate(written):
         if n in unpaid:
-            gated = state.gates.of(step.id, priced_rows.UnpaidRows)
-            reason = gated.rows[n] if gated is not None else ""
-            entry["inactive"].append({"answer": n, "reason": reason})
+            entry["inactive"].append({"answer": n, "reason": unpaid[n]})
             continue
         mark: Row = {"_pick": step.id, "_row": n}
         if refs[n] is not None:
@@ -169,8 +167,7 @@ def _count_from(
     most = capacity(step, shape)
     counted: int | None = None
     if step.count_from is not None:
-        read = state.values().value(step.count_from)
-        counted = max(0, min(math.floor(read), most)) if math.isfinite(read) else 0
+        counted = read_count(state.values(), step.count_from, most)
     answer = state.answers.step(step.id)
     added: list[Row] = []
     if counted is not None and answer.visited and state.answers.described is not True:

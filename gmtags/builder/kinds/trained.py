@@ -23,13 +23,12 @@ def run(state: State, step: TrainedStep) -> None:
 def view(look: Look, step: TrainedStep) -> list[Control]:
     tiers = look.ruleset.resolution_common.proficiency_tiers
     untrained = tiers[0].id if tiers else None
-    labels = {tier.id: tier.label for tier in tiers}
     skills = look.card.get("skills") or {}
     trained = []
     for name, value in skills.items():
         tier = value.get("tier") if isinstance(value, Mapping) else value
         if tier != untrained:
-            trained.append(f"{look.label(name)} ({labels.get(str(tier), tier)})")
+            trained.append(f"{look.label(name)} ({look.tier_label(tier)})")
     if trained:
         return [Note("Trained so far: " + ", ".join(trained))]
     if look.entry.get("choices"):
