@@ -374,6 +374,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         metavar="DIR",
         help="run gmtags serve from this source tree (a baseline worktree); the rest from here",
     )
+    parser.add_argument(
+        "--baseline",
+        metavar="DIR",
+        help="add a leg: gmtags serve from this source tree (a worktree of an older commit),"
+        " measured in the same run as this one",
+    )
     parser.add_argument("--serve-upstream", type=int, metavar="PORT", help=argparse.SUPPRESS)
     parser.add_argument(
         "--serve-bare", nargs=2, metavar=("PORT", "UPSTREAM"), help=argparse.SUPPRESS
@@ -419,6 +425,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         proxy = stack.enter_context(
             serving("gmtags serve", gmtags_command, port, "/healthz", args.gmtags_tree)
         )
+        before: Server | None = None
+        if args.baseline:
+            port = free_port()
+            baseline_db = str(Path(folder) / "baseline.sqlite3")
+            command = [*gmtags_command[: gmtags_command.index("--port")], "--port", str(port)]
+            command += ["--db", baseline_db, *gmtags_command[gmtags_command.index("--db") + 2 :]]
+            before = stack.enter_context(
+                serving("gmtags serve (baseline)", command, port, "/healthz", args.baseline)
+            )
         shapes = [SPEAKS[name] for name in dict.fromkeys(args.shape or SPEAKS)]
         runs: list[list[Leg]] = []
         for speaks in shapes:
@@ -427,10 +442,15 @@ def main(argv: Sequence[str] | None = None) -> int:
                 Leg("bare", bare, new_chats(f"bare-{speaks.name}", args.chats), speaks),
                 Leg("gmtags", proxy, new_chats(f"load-{speaks.name}", args.chats), speaks),
             ]
+            if before is not None:
+                chats = new_chats(f"before-{speaks.name}", args.chats)
+                legs.append(Leg("before", before, chats, speaks))
             measure(legs, upstream_root, args.seconds, args.rounds)
             runs.append(legs)
         stack.close()  # every process stopped before the store is read
         problems = intact(db, [legs[2] for legs in runs])
+        if before is not None:
+            problems += intact(baseline_db, [legs[3] for legs in runs])
     print(
         f"bench_proxy: {args.chats} streaming chats, {args.rounds} rounds of {args.seconds:g} s"
         f" per leg, upstream pace {args.pace * 1000:g} ms, gmtags serve --workers {args.workers},"
@@ -452,7 +472,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def report(legs: Sequence[Leg]) -> None:
     """One shape's figures."""
-    direct, bare, ours = legs
+    direct, bare, ours = legs[:3]
 
     def ms(leg: Leg, fraction: float) -> float:
         return percentile(leg.first_bytes, fraction) * 1000
@@ -485,6 +505,13 @@ def report(legs: Sequence[Leg]) -> None:
         f"  proxy CPU per 100 replies (s): gmtags {ours.per_100:5.2f}"
         f"   bare {bare.per_100:5.2f}{goal}"
     )
+    for leg in legs[3:]:
+        ratio = ours.per_100 / leg.per_100 if leg.per_100 else 0.0
+        print(
+            f"  baseline tree, CPU per 100 replies (s): {leg.per_100:5.2f}"
+            f"   per streamed event (µs): {per_chunk[leg.name]:6.1f}"
+            f"   gmtags / baseline: {ratio:5.2f}x"
+        )
 
 
 if __name__ == "__main__":

@@ -48,6 +48,7 @@ from gmtags.server.app import create_app, settle
 from gmtags.server.auth import needs_token
 from gmtags.server.config import DISPLAYS, ServerConfig
 from gmtags.server.guard import origin_problem
+from gmtags.server.protocol import Protocol
 from gmtags.server.settings import (
     MAX_WORKERS,
     ServeSettings,
@@ -235,7 +236,7 @@ def serve_command(config_file: str | None, print_config: bool, **given: Any) -> 
     if settings.workers == 1:
         app = create_app(config)
         settle(config)
-        uvicorn.run(app, host=host, port=port, log_level="warning")
+        uvicorn.run(app, host=host, port=port, log_level="warning", http=Protocol)
         return
     os.environ[OPTIONS_ENV] = settings.model_dump_json(exclude={"token"})
     if settings.token_text is not None:
@@ -287,6 +288,7 @@ def serve_workers(host: str, port: int, workers: int) -> None:
         port=port,
         workers=workers,
         log_level="warning",
+        http=Protocol,
     )
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
     listener = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)

@@ -19,6 +19,8 @@ from typing import Any
 
 import uvicorn
 
+from gmtags.server.protocol import Protocol
+
 
 class BackgroundServer:
     """An app served by uvicorn in a daemon thread on `host`:`port` (0 picks a free port)."""
@@ -30,7 +32,7 @@ class BackgroundServer:
         self.host = host
         self.port: int = self._socket.getsockname()[1]
         config = uvicorn.Config(
-            app, log_level="warning", lifespan="on", timeout_graceful_shutdown=5
+            app, log_level="warning", lifespan="on", timeout_graceful_shutdown=5, http=Protocol
         )
         self._server = uvicorn.Server(config)
         self._thread = threading.Thread(

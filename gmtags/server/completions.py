@@ -72,7 +72,6 @@ import sqlite3
 from collections.abc import AsyncGenerator, AsyncIterator, Callable, Mapping, Sequence
 from typing import Any
 
-import httpx
 from starlette.requests import ClientDisconnect, Request
 from starlette.responses import Response, StreamingResponse
 from starlette.types import Message, Receive, Scope, Send
@@ -92,6 +91,7 @@ from gmtags.server.shapes.chat import Chat
 from gmtags.server.sse import DONE, Lines, SseReader, frame, frames
 from gmtags.server.tasks import task_of, task_of_text
 from gmtags.server.upstream import (
+    UPSTREAM_FAILED,
     Upstream,
     UpstreamError,
     UpstreamStream,
@@ -441,7 +441,7 @@ class _Stream:
                     yield await _rewritten(shape, relay, got, raw)
                     if not self._went_out():
                         return
-        except httpx.HTTPError as error:
+        except UPSTREAM_FAILED as error:
             self.failed = True
             failed = failure(error)
             self.log.warning("upstream-broke", status=failed.status)
@@ -668,5 +668,5 @@ async def _drain(chunks: AsyncIterator[bytes]) -> None:
         async with asyncio.timeout(DRAIN_SECONDS):
             async for _ in chunks:
                 pass
-    except (TimeoutError, httpx.HTTPError):
+    except UPSTREAM_FAILED:
         pass  # the caller has its whole reply; the connection is closed instead

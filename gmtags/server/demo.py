@@ -31,6 +31,7 @@ from gmtags.server.app import create_app
 from gmtags.server.background import BackgroundServer
 from gmtags.server.config import ServerConfig
 from gmtags.server.demo_upstream import MODEL, ScriptedUpstream
+from gmtags.server.protocol import Protocol
 from gmtags.state.snapshot import load_snapshot
 
 DEMO_CHAT = "lantern-watch"
@@ -128,4 +129,4 @@ def serve_demo(
         click.echo(f"  the scripted model: {upstream.url}/v1 (model {MODEL!r})")
         if token is not None:
             click.echo("  (every page asks for the token once; clients send it as X-Gmtags-Token)")
-        uvicorn.run(app, host=host, port=port, log_level="warning")
+        uvicorn.run(app, host=host, port=port, log_level="warning", http=Protocol)

@@ -21,13 +21,12 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator, Iterable
 
-import httpx
 from starlette.responses import Response, StreamingResponse
 
 from gmtags.server.bodies import BodyError
 from gmtags.server.errors import json_response
 from gmtags.server.shapes import Shape
-from gmtags.server.upstream import Upstream, UpstreamError, failure, forwarded
+from gmtags.server.upstream import UPSTREAM_FAILED, Upstream, UpstreamError, failure, forwarded
 
 KEPT_REPLY_HEADERS = ("content-type", "cache-control")
 """The upstream reply's headers a passed-through request gets back."""
@@ -47,28 +46,25 @@ async def relay(
     sent = forwarded(headers, shape, upstream.key)
     if content is not None:
         sent.append((b"content-type", b"application/json"))
-    request = upstream.client.build_request(
-        method, upstream.url(route), content=content, headers=sent
-    )
     try:
-        response = await upstream.client.send(request, stream=True)
-    except httpx.HTTPError as error:
+        response = await upstream.send(method, route, content, sent)
+    except UPSTREAM_FAILED as error:
         raise failure(error) from None
     kept = {name: value for name in KEPT_REPLY_HEADERS if (value := response.headers.get(name))}
 
     async def body() -> AsyncIterator[bytes]:
         try:
-            async for chunk in response.aiter_raw():
+            async for chunk in response.content.iter_any():
                 yield chunk
-        except httpx.HTTPError:
+        except UPSTREAM_FAILED:
             return  # the upstream broke off: the client sees its stream end
         finally:
-            await response.aclose()
+            response.release()
 
     media = kept.pop("content-type", None)
     return StreamingResponse(
         body(),
-        status_code=response.status_code,
+        status_code=response.status,
         headers={**kept, **(reply_headers or {})},
         media_type=media,
     )

@@ -8,8 +8,8 @@ host takes `/v1` for them; the other routes (llama.cpp's `/completion`,
 Ollama's `/api/…`) hang under the root, the URL without a trailing `/v1`.
 
 Headers: every request header passes to the upstream except hop-by-hop ones,
-`Host`, `Content-Length`, `Cookie`, `Accept-Encoding` (httpx asks for what it
-can decode) and gmtags' own (`X-Gmtags-*`); so OpenRouter's
+`Host`, `Content-Length`, `Cookie`, `Accept-Encoding` (the client asks for
+what it can decode, and a reply comes back decoded) and gmtags' own (`X-Gmtags-*`); so OpenRouter's
 `HTTP-Referer`/`X-Title`, `anthropic-version`/`anthropic-beta` and
 `OpenAI-Organization` reach it. The caller's key (`Authorization`,
 `x-api-key`) goes as it came and is never logged, unless the key lives on
@@ -28,24 +28,39 @@ for Ollama, not NDJSON; and a whole reply that is not strict JSON
 (`gmtags.jsonfile.loads`) or has no text where its shape keeps it. A 200
 carrying an error object passes that error on, as a 502.
 
-The forwarded body is written here (not by httpx): the GM instructions may
-carry text from a stored snapshot, and one stored by an older version may hold
-a lone UTF-16 surrogate half, which is not UTF-8 (httpx raises) and which a
-strict upstream refuses even escaped; it goes as U+FFFD.
+The forwarded body is written here: the GM instructions may carry text from a
+stored snapshot, and one stored by an older version may hold a lone UTF-16
+surrogate half, which is not UTF-8 and which a strict upstream refuses even
+escaped; it goes as U+FFFD.
+
+The HTTP client is aiohttp's (issue 29): it parses replies in C, and the proxy
+reads one chunk per token of every reply it relays. Measured with
+`benchmarks/bench_proxy.py --shape chat`, a bare relay reading its upstream
+with aiohttp used half the CPU of the same relay reading it with httpx (0.67
+against 1.31 CPU s per 100 replies). Its session belongs to one event loop, so
+it is made on the first request, in the loop that serves it. The upstream is
+reached through the proxy `HTTP_PROXY` or `HTTPS_PROXY` names for its scheme
+unless `NO_PROXY` excludes its host (read once, when the proxy starts: aiohttp
+would read the environment and `~/.netrc` in a thread on every request, and
+netrc credentials must never be added to a player's request); TLS certificates
+are checked against the system's store; the upstream's cookies are not kept (a
+cookie one player's request got would go with every other player's).
 """
 
 from __future__ import annotations
 
+import asyncio
+import base64
 import json
-from collections.abc import AsyncIterator, Iterable, Mapping
+import urllib.request
+from collections.abc import AsyncIterator, Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
-from urllib.parse import urlsplit
+from urllib.parse import unquote, urlsplit
 
-import httpx
+import aiohttp
 
 from gmtags.jsonfile import JsonTextError, loads
-from gmtags.server.network import use_asyncio
 from gmtags.server.shapes import Shape
 from gmtags.text import mend_surrogates
 
@@ -76,6 +91,13 @@ NOT_FORWARDED = frozenset(
 KEY_HEADERS = frozenset({b"authorization", b"x-api-key"})
 """The caller's auth headers: its API key, or (with a key on the server) the gmtags token."""
 OWN_PREFIX = b"x-gmtags-"
+CONNECTIONS = 100
+"""Connections open to the upstream at once, at most; a request past them waits for one."""
+CONNECT_SECONDS = 10.0
+"""How long opening a connection may take, at most (`--upstream-timeout` when shorter)."""
+UPSTREAM_FAILED = (aiohttp.ClientError, TimeoutError)
+"""What talking to the upstream raises when it cannot be reached, breaks off or is too slow."""
+Headers = list[tuple[bytes, bytes]]
 
 
 class UpstreamError(Exception):
@@ -111,12 +133,13 @@ class UpstreamStream:
     """A streaming reply whose headers (and, for a stream not labelled as its framing, first
     bytes) were read: its body's bytes from the start, and the response to close."""
 
-    response: httpx.Response
     chunks: AsyncIterator[bytes]
+    release: Callable[[], object]
+    """Close the response: its connection goes back to the pool if it was read whole."""
 
     async def aclose(self) -> None:
-        """Close the response (its connection goes back to the pool if it was read whole)."""
-        await self.response.aclose()
+        """Close the response (`release`)."""
+        self.release()
 
 
 def forwarded(
@@ -158,11 +181,12 @@ def request_json(body: Any) -> bytes:
     return text.encode("utf-8")
 
 
-def failure(error: httpx.HTTPError) -> UpstreamError:
-    """The error to answer with when talking to the upstream raised `error`."""
-    if isinstance(error, httpx.TimeoutException):
+def failure(error: BaseException) -> UpstreamError:
+    """The error to answer with when talking to the upstream raised `error` (one of
+    `UPSTREAM_FAILED`)."""
+    if isinstance(error, TimeoutError):
         return UpstreamError(504, "the upstream did not answer in time", "timeout")
-    if isinstance(error, httpx.ConnectError):
+    if isinstance(error, aiohttp.ClientConnectorError | aiohttp.InvalidURL):
         return UpstreamError(502, "the upstream cannot be reached")
     return UpstreamError(502, "the upstream connection failed")
 
@@ -197,17 +221,14 @@ def wrong_shape(message: str, content: bytes = b"") -> UpstreamError:
     return UpstreamError(502, message, code="bad_upstream_reply", own=own)
 
 
-def _media_type(response: httpx.Response) -> str:
+def _media_type(response: aiohttp.ClientResponse) -> str:
     media: str = response.headers.get("content-type", "")
     return media.split(";")[0].strip().lower()
 
 
-def _body(response: httpx.Response) -> AsyncIterator[bytes]:
-    """A streamed body's bytes as they arrive, decompressed only when it was compressed
-    (httpx's decoding layers cost a little on every chunk)."""
-    if response.headers.get("content-encoding", "identity").strip().lower() == "identity":
-        return response.aiter_raw()
-    return response.aiter_bytes()
+def _body(response: aiohttp.ClientResponse) -> AsyncIterator[bytes]:
+    """A streamed body's bytes as they arrive (decompressed, when the upstream compressed it)."""
+    return response.content.iter_any()
 
 
 async def _opening(chunks: AsyncIterator[bytes]) -> bytes:
@@ -235,15 +256,15 @@ def _streamed_as(shape: Shape, media: str, first: bytes) -> bool:
     return opening.startswith(b"{") and not opening.startswith(b'{"error"')
 
 
-async def _start(shape: Shape, response: httpx.Response) -> UpstreamStream:
+async def _start(shape: Shape, response: aiohttp.ClientResponse) -> UpstreamStream:
     """The stream of a 200 to a streaming request, or the 502 for one in the wrong shape."""
     chunks = _body(response)
     media = _media_type(response)
     if shape.framing == "sse" and media == EVENT_STREAM:
-        return UpstreamStream(response, chunks)
+        return UpstreamStream(chunks, response.release)
     first = await _opening(chunks)
     if _streamed_as(shape, media, first):
-        return UpstreamStream(response, _rest(first, chunks))
+        return UpstreamStream(_rest(first, chunks), response.release)
     content = first
     async for chunk in chunks:
         if len(content) > WRONG_SHAPE_BYTES:
@@ -265,15 +286,39 @@ def roots(url: str) -> tuple[str, str]:
     return api, root
 
 
+def env_proxy(url: str) -> tuple[str | None, str | None]:
+    """The proxy the environment names for `url` (`HTTP_PROXY`, `HTTPS_PROXY`, `NO_PROXY`),
+    as its URL without credentials and the `Proxy-Authorization` its credentials make (None
+    for none); (None, None) for no proxy."""
+    parts = urlsplit(url)
+    named = urllib.request.getproxies_environment().get(parts.scheme)
+    if not named or urllib.request.proxy_bypass(parts.hostname or ""):
+        return None, None
+    proxy = urlsplit(named if "://" in named else f"http://{named}")
+    if proxy.username is None:
+        return proxy.geturl(), None
+    pair = f"{unquote(proxy.username)}:{unquote(proxy.password or '')}".encode()
+    auth = f"Basic {base64.b64encode(pair).decode('ascii')}"
+    bare = proxy._replace(netloc=proxy.netloc.rpartition("@")[2])
+    return bare.geturl(), auth
+
+
 class Upstream:
     """The model server at `base_url` (`--upstream`, with or without `/v1`)."""
 
     def __init__(self, base_url: str, timeout: float, key: str | None = None) -> None:
         self.api, self.root = roots(base_url)
         self.key = key
-        self.client = httpx.AsyncClient(timeout=httpx.Timeout(timeout, connect=min(timeout, 10.0)))
-        self.on_asyncio = use_asyncio(self.client)
-        """The client reads the upstream on asyncio's own streams (`gmtags.server.network`)."""
+        self.timeout = aiohttp.ClientTimeout(
+            total=None,
+            connect=timeout,
+            sock_connect=min(timeout, CONNECT_SECONDS),
+            sock_read=timeout,
+        )
+        """No limit on a whole reply; each read (and the wait for a connection) `timeout`."""
+        self.proxy, self.proxy_auth = env_proxy(self.root)
+        self._session: aiohttp.ClientSession | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
 
     def url(self, route: str) -> str:
         """Where `route` (as gmtags serves it) is on the upstream."""
@@ -281,52 +326,82 @@ class Upstream:
             return self.api + route[3:]
         return self.root + route
 
+    def session(self) -> aiohttp.ClientSession:
+        """The connection pool of the running event loop (made on its first request)."""
+        loop = asyncio.get_running_loop()
+        session = self._session
+        if session is None or session.closed or self._loop is not loop:
+            session = aiohttp.ClientSession(
+                connector=aiohttp.TCPConnector(limit=CONNECTIONS),
+                timeout=self.timeout,
+                cookie_jar=aiohttp.DummyCookieJar(),
+            )
+            self._session, self._loop = session, loop
+        return session
+
     async def aclose(self) -> None:
         """Close the connection pool."""
-        await self.client.aclose()
+        session, self._session = self._session, None
+        if session is not None and self._loop is asyncio.get_running_loop():
+            await session.close()
+
+    async def send(
+        self,
+        method: str,
+        route: str,
+        content: bytes | None,
+        headers: Headers,
+    ) -> aiohttp.ClientResponse:
+        """The upstream's response to `method route` (its headers read; the caller reads its
+        body and releases it); raises one of `UPSTREAM_FAILED`."""
+        url = self.url(route)
+        sent = [(name.decode("latin-1"), value.decode("latin-1")) for name, value in headers]
+        tunnel: dict[str, str] | None = None
+        if self.proxy_auth is not None:
+            if url.startswith("https:"):  # said in the CONNECT that opens the tunnel
+                tunnel = {"Proxy-Authorization": self.proxy_auth}
+            else:  # said in the request the proxy forwards
+                sent.append(("Proxy-Authorization", self.proxy_auth))
+        return await self.session().request(
+            method, url, data=content, headers=sent, proxy=self.proxy, proxy_headers=tunnel
+        )
 
     async def complete(
         self, shape: Shape, body: Mapping[str, Any], headers: Iterable[tuple[bytes, bytes]]
     ) -> Any:
         """A whole reply: the upstream's JSON, which has its text where `shape` keeps it."""
+        sent = _posted(forwarded(headers, shape, self.key))
         try:
-            response = await self.client.post(
-                self.url(shape.upstream_route),
-                content=request_json(body),
-                headers=_posted(forwarded(headers, shape, self.key)),
-            )
-        except httpx.HTTPError as error:
+            response = await self.send("POST", shape.upstream_route, request_json(body), sent)
+            async with response:
+                content = await response.read()
+        except UPSTREAM_FAILED as error:
             raise failure(error) from None
-        if response.status_code >= 400:
-            raise _status_error(response.status_code, response.content)
+        if response.status >= 400:
+            raise _status_error(response.status, content)
         try:
-            reply = _json(response.content)
+            reply = _json(content)
         except JsonTextError as error:
             raise wrong_shape(f"the upstream's reply is not JSON: {error}") from None
         if shape.slots(reply) is None:
-            raise wrong_shape(f"the upstream's reply has no {shape.text_at}", response.content)
+            raise wrong_shape(f"the upstream's reply has no {shape.text_at}", content)
         return reply
 
     async def stream(
         self, shape: Shape, body: Mapping[str, Any], headers: Iterable[tuple[bytes, bytes]]
     ) -> UpstreamStream:
         """A streamed reply, its headers read and its framing checked; the caller closes it."""
-        request = self.client.build_request(
-            "POST",
-            self.url(shape.upstream_route),
-            content=request_json(body),
-            headers=_posted(forwarded(headers, shape, self.key)),
-        )
+        sent = _posted(forwarded(headers, shape, self.key))
         try:
-            response = await self.client.send(request, stream=True)
-        except httpx.HTTPError as error:
+            response = await self.send("POST", shape.upstream_route, request_json(body), sent)
+        except UPSTREAM_FAILED as error:
             raise failure(error) from None
         try:
-            if response.status_code >= 400:
-                raise _status_error(response.status_code, await response.aread())
+            if response.status >= 400:
+                raise _status_error(response.status, await response.read())
             return await _start(shape, response)
         except BaseException as error:
-            await response.aclose()
-            if isinstance(error, httpx.HTTPError):
+            response.release()
+            if isinstance(error, UPSTREAM_FAILED):
                 raise failure(error) from None
             raise

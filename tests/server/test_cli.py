@@ -15,6 +15,7 @@ from gmtags.server.auth import TokenGate
 from gmtags.server.config import ServerConfig
 from gmtags.server.guard import Guard, Policy
 from gmtags.server.prefix import ChatPrefix
+from gmtags.server.protocol import Protocol
 from gmtags.server.settings import ServeSettings
 
 DEMO = Path(__file__).resolve().parents[2] / "gmtags" / "demo"
@@ -30,8 +31,8 @@ class TestServeCommand:
             seen["config"] = config
             return "app"
 
-        def run(app: Any, host: str, port: int, log_level: str) -> None:
-            seen.update(app=app, host=host, port=port)
+        def run(app: Any, host: str, port: int, log_level: str, http: Any) -> None:
+            seen.update(app=app, host=host, port=port, http=http)
 
         monkeypatch.setattr(cli, "create_app", create_app)
         monkeypatch.setattr(cli, "settle", lambda config: seen.update(settled=config))
@@ -45,6 +46,7 @@ class TestServeCommand:
         assert result.exit_code == 0, result.output
         config: ServerConfig = seen["config"]
         assert (seen["host"], seen["port"], seen["app"]) == ("127.0.0.1", 9999, "app")
+        assert seen["http"] is Protocol
         assert config.upstream == "http://127.0.0.1:9/v1" and config.display == "hidden"
         assert config.db == str(tmp_path / "h.db")
         assert "Bram the Quiet" in config.start.game_character_cards

@@ -278,7 +278,7 @@ class TestServeDemo:
         """`serve_demo` runs the proxy app with the demo ruleset in front of a live upstream."""
         replies: list[Any] = []
 
-        def run(app: Any, host: str, port: int, log_level: str) -> None:
+        def run(app: Any, host: str, port: int, log_level: str, http: Any) -> None:
             with BackgroundServer(app) as proxy:
                 body = {"model": MODEL, "messages": [{"role": "user", "content": "x"}]}
                 replies.append(

@@ -536,7 +536,7 @@ class TestHangingUp:
                 book = ChatBook(store, config.start)
                 owner = Completions(config, book, Upstream(config.upstream, 1.0))
                 turn = book.begin("c", FIRST)
-                upstream = UpstreamStream(httpx.Response(200, content=b""), chunks())
+                upstream = UpstreamStream(chunks(), lambda: None)
                 stream = _Stream(owner, upstream, turn, owner.log)
                 first = await stream.body.__anext__()
                 second = await stream.body.__anext__()  # handed over, never sent

@@ -17,7 +17,10 @@ UTF-8. Whatever comes in:
 - the guard's refusals are the ones SPEC §11 names: 421 for a host the server
   does not answer to, 403 for a change sent by another web page, 415 for a
   page API body that is not `application/json`; a body over the limit is 413
-  and a body that is not strict JSON 400 (SPEC §8).
+  and a body that is not strict JSON 400 (SPEC §8);
+- a request that is not HTTP (a header value with a control character) is a
+  400 before any of those, a JSON error naming the header
+  (`gmtags.server.protocol`).
 """
 
 from __future__ import annotations
@@ -50,9 +53,6 @@ SEEDED = "seeded"
 OTHER = "other"
 """A second chat with one reply (its node is not `SEEDED`'s)."""
 MIB = 1024 * 1024
-UVICORN_400 = b"Invalid HTTP request received."
-"""The body of the 400 that uvicorn sends itself for bytes that are not HTTP (the app never
-sees that request)."""
 
 SETTINGS = settings(
     max_examples=40,
@@ -120,11 +120,6 @@ class Answer:
     @property
     def text(self) -> str:
         return self.body.decode("utf-8", "replace")
-
-    @property
-    def from_app(self) -> bool:
-        """Whether the app answered (not uvicorn refusing bytes that are not HTTP)."""
-        return not (self.status == 400 and self.body.strip() == UVICORN_400)
 
     def __repr__(self) -> str:
         return f"Answer({self.status} {self.headers!r} {self.body[:600]!r})"
@@ -547,6 +542,10 @@ class Case:
     body: Body | None = None
     origin: bytes | None = None
 
+    def refused_with(self, status: int) -> int:
+        """`status`, unless the request is not HTTP: then the 400 that comes before it."""
+        return 400 if self.refusals == {400} else status
+
 
 @st.composite
 def cases(
@@ -611,6 +610,8 @@ def cases(
     chat_header = draw(st.sampled_from((None, *CHAT_HEADERS)))
     if chat_header is not None:
         headers.append(("X-Gmtags-Chat", chat_header))
+        if re.search(rb"[\x00-\x08\x0a-\x1f\x7f]", chat_header):
+            refusals = {400}  # not HTTP: refused before the guard or any route reads it
     headers += draw(st.lists(st.sampled_from(EXTRA_HEADERS), max_size=2, unique=True))
 
     body: Body | None = None
@@ -722,17 +723,18 @@ def exchange(server: Server, case: Case) -> Answer:
     assert b"Traceback" not in answer.body and b'File "/' not in answer.body, shown
     if case.refusals:
         assert answer.status in case.refusals, shown
-    if answer.from_app:
-        assert answer.header("x-content-type-options") == "nosniff", shown
-        if (answer.header("content-type") or "").startswith("text/html"):
-            policy = answer.header("content-security-policy") or ""
-            assert "frame-ancestors" in policy, shown
-            assert "evil.example" not in policy, shown
-        refusal = answer.status >= 400 and (
-            case.route.json or answer.status in (403, 413, 415, 421)
-        )
-        if refusal:
-            assert is_json_error(answer), shown
+    assert answer.header("x-content-type-options") == "nosniff", shown
+    if (answer.header("content-type") or "").startswith("text/html"):
+        policy = answer.header("content-security-policy") or ""
+        assert "frame-ancestors" in policy, shown
+        assert "evil.example" not in policy, shown
+    refusal = answer.status >= 400 and (
+        case.route.json or answer.status in (403, 413, 415, 421) or case.refusals == {400}
+    )
+    if refusal:
+        assert is_json_error(answer), shown
+    if case.refusals == {400}:
+        assert "X-Gmtags-Chat" in json.loads(answer.body)["error"]["message"], shown
     allowed = answer.header("access-control-allow-origin")
     if allowed is not None:
         assert case.origin == ALLOWED.encode() and allowed == ALLOWED, shown
@@ -764,14 +766,14 @@ class TestEveryRoute:
         """A `Host` the server does not answer to (DNS rebinding), or none, is 421 on every
         route, whatever else the request says."""
         case = data.draw(cases(hostile.port, hostile.seeded_node, hosts="bad"))
-        assert exchange(hostile, case).status == 421
+        assert exchange(hostile, case).status == case.refused_with(421)
 
     @settings(SETTINGS, max_examples=15)
     @given(data=st.data())
     def test_no_host_is_misdirected(self, hostile: Server, data: st.DataObject) -> None:
         """An HTTP/1.0 request with no `Host` at all is 421 too."""
         case = data.draw(cases(hostile.port, hostile.seeded_node, hosts="missing"))
-        assert exchange(hostile, case).status == 421
+        assert exchange(hostile, case).status == case.refused_with(421)
 
 
 class TestChanges:
@@ -791,7 +793,7 @@ class TestChanges:
                 body_kinds="valid",
             )
         )
-        assert exchange(hostile, case).status == 403
+        assert exchange(hostile, case).status == case.refused_with(403)
 
     @settings(SETTINGS, max_examples=25)
     @given(data=st.data())
@@ -811,7 +813,7 @@ class TestChanges:
                 sites="cross-site",
             )
         )
-        assert exchange(hostile, case).status == 403
+        assert exchange(hostile, case).status == case.refused_with(403)
 
     @settings(SETTINGS, max_examples=40)
     @given(data=st.data())
@@ -829,7 +831,7 @@ class TestChanges:
                 body_kinds="valid",
             )
         )
-        assert exchange(hostile, case).status == 415
+        assert exchange(hostile, case).status == case.refused_with(415)
 
 
 class TestBodies:
