@@ -380,6 +380,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="add a leg: gmtags serve from this source tree (a worktree of an older commit),"
         " measured in the same run as this one",
     )
+    parser.add_argument(
+        "--baseline-python",
+        metavar="PYTHON",
+        help="the interpreter of the baseline leg (a virtual environment with that tree's own"
+        " dependencies); this one by default",
+    )
     parser.add_argument("--serve-upstream", type=int, metavar="PORT", help=argparse.SUPPRESS)
     parser.add_argument(
         "--serve-bare", nargs=2, metavar=("PORT", "UPSTREAM"), help=argparse.SUPPRESS
@@ -431,6 +437,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             baseline_db = str(Path(folder) / "baseline.sqlite3")
             command = [*gmtags_command[: gmtags_command.index("--port")], "--port", str(port)]
             command += ["--db", baseline_db, *gmtags_command[gmtags_command.index("--db") + 2 :]]
+            command[0] = args.baseline_python or command[0]
             before = stack.enter_context(
                 serving("gmtags serve (baseline)", command, port, "/healthz", args.baseline)
             )

@@ -67,7 +67,6 @@ out, but the chat's history does not hold it), and a whole reply becomes a
 from __future__ import annotations
 
 import asyncio
-import json
 import sqlite3
 from collections.abc import AsyncGenerator, AsyncIterator, Callable, Mapping, Sequence
 from typing import Any
@@ -88,7 +87,7 @@ from gmtags.server.errors import json_response
 from gmtags.server.passthrough import relay
 from gmtags.server.shapes import Asked, Event, Markers, Shape
 from gmtags.server.shapes.chat import Chat
-from gmtags.server.sse import DONE, Lines, SseReader, frame, frames
+from gmtags.server.sse import DONE, Lines, SseReader, event_data, frame, frames
 from gmtags.server.tasks import task_of, task_of_text
 from gmtags.server.upstream import (
     UPSTREAM_FAILED,
@@ -629,7 +628,7 @@ class _Reader:
             text, raw = _decoded(line)
             if text.strip():
                 try:
-                    events.append((Event(None, json.loads(text)), raw))
+                    events.append((Event(None, event_data(line, text)), raw))
                 except (ValueError, RecursionError):
                     continue
         return events
@@ -643,7 +642,7 @@ class _Reader:
                 events.append((Event(name, DONE), None))
                 continue
             try:
-                events.append((Event(name, json.loads(text)), raw))
+                events.append((Event(name, event_data(data, text)), raw))
             except (ValueError, RecursionError):
                 continue
         return events

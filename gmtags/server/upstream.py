@@ -59,6 +59,7 @@ from typing import Any
 from urllib.parse import unquote, urlsplit
 
 import aiohttp
+import orjson
 
 from gmtags.jsonfile import JsonTextError, loads
 from gmtags.server.shapes import Shape
@@ -174,7 +175,14 @@ def _posted(headers: list[tuple[bytes, bytes]]) -> list[tuple[bytes, bytes]]:
 
 def request_json(body: Any) -> bytes:
     """`body` as the UTF-8 JSON sent upstream, a lone surrogate half in it as U+FFFD (see the
-    module docstring; outside strings JSON text is ASCII, so mending the text mends strings)."""
+    module docstring; outside strings JSON text is ASCII, so mending the text mends strings).
+    orjson writes it when it can (a body of a whole conversation, on every request: issue 29);
+    it refuses a lone surrogate half and an integer past 64 bits, which go as `json` writes
+    them."""
+    try:
+        return orjson.dumps(body)
+    except orjson.JSONEncodeError:
+        pass
     text = json.dumps(body, ensure_ascii=False, allow_nan=False, separators=(",", ":"))
     if not text.isascii():
         text = mend_surrogates(text)

@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import itertools
+import json
+import math
 import re
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 from gmtags.server.shapes.base import Event
-from gmtags.server.sse import DONE, Lines, SseReader, frames
+from gmtags.server.sse import DONE, Lines, SseReader, event_data, event_json, frames
 
 
 def _split(data: bytes, cuts: list[int]) -> list[bytes]:
@@ -132,3 +135,70 @@ class TestFrames:
             b'event: ping\ndata: {"type":"ping"}\n\ndata: {"done":true}\n\n'
         )
         assert frames("ndjson", sent) == b'{"type":"ping"}\n{"done":true}\n'
+
+
+JSON_VALUES = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers(min_value=-(10**25), max_value=10**25)
+    | st.floats(allow_nan=False, allow_infinity=False)
+    | st.text(),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(), inner, max_size=4),
+    max_leaves=12,
+)
+
+
+class TestEventJson:
+    """`event_data` reads what `json.loads` reads; `event_json` writes what it reads back."""
+
+    @given(JSON_VALUES, st.booleans())
+    def test_read_as_json_reads_it(self, value: object, ascii_only: bool) -> None:
+        text = json.dumps(value, ensure_ascii=ascii_only)
+        assert _same(event_data(text.encode("utf-8", "surrogatepass"), text), json.loads(text))
+
+    @given(JSON_VALUES)
+    def test_written_then_read_is_the_same(self, value: object) -> None:
+        assert _same(json.loads(event_json(value)), value)
+
+    @pytest.mark.parametrize(
+        ("data", "value"),
+        [
+            (b'{"n":123456789012345678901234567890}', {"n": 123456789012345678901234567890}),
+            (b'{"n":-9223372036854775809}', {"n": -9223372036854775809}),
+            (b'{"s":"\\ud83d"}', {"s": "\ud83d"}),
+            (b'{"a":1,"a":2}', {"a": 2}),
+        ],
+    )
+    def test_what_orjson_reads_otherwise_is_read_by_json(self, data: bytes, value: object) -> None:
+        assert _same(event_data(data, data.decode()), value)
+
+    def test_nan_is_read_and_written_as_null(self) -> None:
+        data = b'{"x":NaN,"t":"a"}'
+        read = event_data(data, data.decode())
+        assert read["t"] == "a" and math.isnan(read["x"])
+        assert event_json(read) == b'{"x":null,"t":"a"}'
+
+    def test_bytes_that_are_not_utf8_read_as_replacement(self) -> None:
+        data = b'{"t":"a\xffb"}'
+        assert event_data(data, data.decode("utf-8", "replace")) == {"t": "a\ufffdb"}
+
+    def test_what_orjson_will_not_write_goes_as_json_writes_it(self) -> None:
+        assert event_json({"n": 10**30}) == b'{"n":1000000000000000000000000000000}'
+        assert event_json({"s": "a\ud83d"}) == b'{"s":"a\\ud83d"}'
+
+    def test_not_json_raises_value_error(self) -> None:
+        with pytest.raises(ValueError):
+            event_data(b"{not json", "{not json")
+
+
+def _same(a: object, b: object) -> bool:
+    """Equal, and of the same types all the way down (1 is not 1.0, -0.0 is not 0.0)."""
+    if isinstance(a, float) and isinstance(b, float):
+        return a == b and math.copysign(1, a) == math.copysign(1, b)
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, list) and isinstance(b, list):
+        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b, strict=True))
+    if isinstance(a, dict) and isinstance(b, dict):
+        return list(a) == list(b) and all(_same(a[key], b[key]) for key in a)
+    return a == b

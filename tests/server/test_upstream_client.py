@@ -19,7 +19,7 @@ from starlette.routing import Route
 
 from gmtags.server.background import BackgroundServer
 from gmtags.server.shapes import Chat
-from gmtags.server.upstream import Upstream, env_proxy
+from gmtags.server.upstream import Upstream, env_proxy, request_json
 from tests.server.conftest import Proxy
 
 REPLY = {
@@ -149,3 +149,18 @@ def test_a_compressed_reply_passed_through_comes_decoded(
     answer = httpx.get(f"{proxy.url}/models", headers={"Accept-Encoding": "identity"})
     assert answer.status_code == 200 and "content-encoding" not in answer.headers
     assert json.loads(answer.content) == MODELS
+
+
+class TestRequestJson:
+    """The forwarded body: compact UTF-8 JSON with the same value, whoever writes it."""
+
+    def test_same_value_compact_utf8(self) -> None:
+        body = {"model": "m", "messages": [{"role": "user", "content": "Élise — ok"}], "t": 0.7}
+        compact = json.dumps(body, ensure_ascii=False, separators=(",", ":"))
+        assert request_json(body) == compact.encode()
+
+    def test_a_lone_surrogate_half_goes_as_the_replacement_character(self) -> None:
+        assert json.loads(request_json({"content": "a\ud83db"})) == {"content": "a\ufffdb"}
+
+    def test_an_integer_past_64_bits_goes_in_full(self) -> None:
+        assert request_json({"seed": 10**20}) == b'{"seed":100000000000000000000}'
