@@ -141,7 +141,7 @@ def create_app(config: ServerConfig) -> Starlette:
     app = Starlette(
         exception_handlers={HTTPException: no_route},
         routes=[
-            *(Route(each.shape.route, each.handle, methods=["POST"]) for each in served),
+            *(Route(each.shape.route, each, methods=["POST"]) for each in served),
             *(Route(route, passed, methods=[method]) for route, method in PASSED_THROUGH.items()),
             Route("/gmtags/chats/{chat:path}/state", state, methods=["GET"]),
             Route("/healthz", healthz, methods=["GET"]),

@@ -73,7 +73,7 @@ from typing import Any
 
 from starlette.requests import ClientDisconnect, Request
 from starlette.responses import Response, StreamingResponse
-from starlette.types import Message, Receive, Scope, Send
+from starlette.types import Receive, Scope, Send
 
 from gmtags.history.fingerprint import Fingerprint, fingerprint, iter_receipts, of_receipts
 from gmtags.history.records import HistoryError
@@ -201,6 +201,13 @@ class Completions:
     ) -> Response:
         """An error reply in this shape's form."""
         return json_response(self.shape.error_body(message, kind, code), status, headers)
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """Serve one request as an ASGI app: the route calls this object, not `handle` through
+        Starlette's `request_response`, whose wrapper would take every streamed event once more
+        on its way out (issue 29)."""
+        response = await self.handle(Request(scope, receive, send))
+        await response(scope, receive, send)
 
     async def handle(self, request: Request) -> Response:
         """Answer one request of this shape."""
@@ -503,7 +510,12 @@ class _Stream:
 
 class _RelayResponse(StreamingResponse):
     """The caller's SSE response, which ends its `_Stream` when it ends, even one whose body
-    never started (a caller gone before the first event)."""
+    never started (a caller gone before the first event).
+
+    Its events go out from a task of their own while this one listens for the caller hanging
+    up, which cancels that task, as Starlette's `StreamingResponse` does for an ASGI 2.3
+    server, but with asyncio's own tasks: anyio's task group and cancel scope cost a few
+    hundred microseconds per reply (issue 29), its cancel scope writing the task's repr."""
 
     def __init__(self, stream: _Stream, headers: Mapping[str, str]) -> None:
         media = stream.owner.shape.media_type
@@ -511,18 +523,35 @@ class _RelayResponse(StreamingResponse):
         self.stream = stream
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        async def listening() -> Message:
-            message = await receive()
-            if message["type"] == "http.disconnect":
-                self.stream.gone = True
-            return message
+        stream = self.stream
 
+        async def listening() -> None:
+            while (await receive())["type"] != "http.disconnect":
+                pass
+            stream.gone = True
+            streaming.cancel()
+
+        # The listener runs first: a caller gone already is told before any event is made.
+        listener = asyncio.ensure_future(listening())
+        streaming = asyncio.ensure_future(self._send_all(send))
         try:
-            await super().__call__(scope, listening, send)
-        except ClientDisconnect:
-            pass  # an ASGI 2.4 server's way of saying the caller hung up: settled below
+            await streaming
+        except asyncio.CancelledError:
+            current = asyncio.current_task()
+            if not stream.gone or (current is not None and current.cancelling()):
+                raise  # this task was cancelled (the server is stopping), not the stream
+        except (OSError, ClientDisconnect):
+            stream.gone = True  # an ASGI 2.4 server's way of saying the caller hung up
         finally:
-            await self.stream.end()
+            listener.cancel()
+            await stream.end()
+
+    async def _send_all(self, send: Send) -> None:
+        start = {"type": "http.response.start", "status": self.status_code}
+        await send({**start, "headers": self.raw_headers})
+        async for chunk in self.stream.body:
+            await send({"type": "http.response.body", "body": chunk, "more_body": True})
+        await send({"type": "http.response.body", "body": b"", "more_body": False})
 
 
 class _Relay:
