@@ -6,6 +6,13 @@ About 40 s a shape on a quiet machine (4 minutes for all six):
     python benchmarks/bench_proxy.py --shape chat     # the OpenAI chat shape alone
     python benchmarks/bench_proxy.py --workers 2      # gmtags serve --workers 2
     python benchmarks/bench_proxy.py --chats 50 --seconds 10 --rounds 3
+    python benchmarks/bench_proxy.py --shape chat --rounds 3 \
+        --baseline /tmp/old --baseline-python /tmp/old-venv/bin/python
+
+`--baseline DIR` adds a fourth leg: `gmtags serve` from another source tree (a
+`git worktree` of an older commit), measured in the same run, with its ratio to
+this tree's; `--baseline-python` runs it in a virtual environment of its own, so
+that it has the dependencies it had (`pip install -e DIR` there).
 
 Three processes besides this one, all on 127.0.0.1: the scripted upstream
 (`gmtags.server.demo_upstream`, served by uvicorn), `gmtags serve` (the real
