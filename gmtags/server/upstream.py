@@ -9,13 +9,13 @@ Ollama's `/api/…`) hang under the root, the URL without a trailing `/v1`.
 
 Headers: every request header passes to the upstream except hop-by-hop ones,
 `Host`, `Content-Length`, `Cookie`, `Accept-Encoding` (the client asks for
-what it can decode, and a reply comes back decoded) and gmtags' own (`X-Gmtags-*`); so OpenRouter's
-`HTTP-Referer`/`X-Title`, `anthropic-version`/`anthropic-beta` and
-`OpenAI-Organization` reach it. The caller's key (`Authorization`,
-`x-api-key`) goes as it came and is never logged, unless the key lives on
-the server (`--upstream-key-env`): then the caller's own auth headers (which
-may carry the gmtags token) are dropped and the shape's auth header is set
-with that key.
+what it can decode, and a reply comes back decoded) and gmtags' own
+(`X-Gmtags-*`); so OpenRouter's `HTTP-Referer`/`X-Title`,
+`anthropic-version`/`anthropic-beta` and `OpenAI-Organization` reach it. The
+caller's key (`Authorization`, `x-api-key`) goes as it came and is never
+logged, unless the key lives on the server (`--upstream-key-env`): then the
+caller's own auth headers (which may carry the gmtags token) are dropped and
+the shape's auth header is set with that key.
 
 An upstream that answers with an error status passes through with that
 status (its error object kept when it has one); an upstream that cannot be
@@ -44,7 +44,8 @@ unless `NO_PROXY` excludes its host (read once, when the proxy starts: aiohttp
 would read the environment and `~/.netrc` in a thread on every request, and
 netrc credentials must never be added to a player's request); TLS certificates
 are checked against the system's store; the upstream's cookies are not kept (a
-cookie one player's request got would go with every other player's).
+cookie one player's request got would go with every other player's); a
+redirect is not followed (the caller gets it, as any other answer).
 """
 
 from __future__ import annotations
@@ -371,7 +372,13 @@ class Upstream:
             else:  # said in the request the proxy forwards
                 sent.append(("Proxy-Authorization", self.proxy_auth))
         return await self.session().request(
-            method, url, data=content, headers=sent, proxy=self.proxy, proxy_headers=tunnel
+            method,
+            url,
+            data=content,
+            headers=sent,
+            proxy=self.proxy,
+            proxy_headers=tunnel,
+            allow_redirects=False,
         )
 
     async def complete(

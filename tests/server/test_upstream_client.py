@@ -52,10 +52,15 @@ class Recorder:
                 headers={"Content-Encoding": "gzip"},
             )
 
+        async def moved(request: Request) -> Response:
+            self.seen.append(dict(request.headers))
+            return Response(status_code=307, headers={"Location": "http://elsewhere.invalid/"})
+
         return Starlette(
             routes=[
                 Route("/v1/chat/completions", complete, methods=["POST"]),
                 Route("/v1/models", models, methods=["GET"]),
+                Route("/api/tags", moved, methods=["GET"]),
             ]
         )
 
@@ -164,3 +169,15 @@ class TestRequestJson:
 
     def test_an_integer_past_64_bits_goes_in_full(self) -> None:
         assert request_json({"seed": 10**20}) == b'{"seed":100000000000000000000}'
+
+
+def test_a_redirect_is_not_followed(
+    recorder: tuple[Recorder, BackgroundServer], make_proxy: Callable[..., Proxy]
+) -> None:
+    """An upstream's redirect reaches the client as it came: gmtags never sends the request
+    (and its key) on to another address."""
+    served, server = recorder
+    proxy = make_proxy(upstream_url=f"{server.url}/v1")
+    answer = httpx.get(f"{proxy.server.url}/api/tags", follow_redirects=False)
+    assert answer.status_code == 307 and answer.headers.get("location") is None
+    assert len(served.seen) == 1
