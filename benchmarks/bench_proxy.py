@@ -422,29 +422,32 @@ def main(argv: Sequence[str] | None = None) -> int:
         bare = stack.enter_context(
             serving("bare proxy", [*me, "--serve-bare", str(port), upstream_root], port, "/healthz")
         )
-        port = free_port()
-        runner = ["-c", "from gmtags.cli import run; run()"]
+        plain = ["-c", "from gmtags.cli import run; run()"]
+
+        def gmtags_serve(python: str, runner: list[str], port: int, db: str) -> list[str]:
+            command = [
+                *[python, *runner],
+                *["serve", "--ruleset", str(demo_file("ruleset.json"))],
+                *["--state", str(demo_file("state.json")), "--upstream", f"{upstream_root}/v1"],
+                *["--host", HOST, "--port", str(port), "--db", db],
+            ]
+            return command if args.workers == 1 else [*command, "--workers", str(args.workers)]
+
+        runner = plain
         if args.profile:
             script = shutil.which("gmtags") or str(Path(sys.executable).parent / "gmtags")
             runner = ["-m", "cProfile", "-o", args.profile, script]
-        gmtags_command = [
-            *[sys.executable, *runner],
-            *["serve", "--ruleset", str(demo_file("ruleset.json"))],
-            *["--state", str(demo_file("state.json")), "--upstream", f"{upstream_root}/v1"],
-            *["--host", HOST, "--port", str(port), "--db", db],
-        ]
-        if args.workers != 1:
-            gmtags_command += ["--workers", str(args.workers)]
+        port = free_port()
+        command = gmtags_serve(sys.executable, runner, port, db)
         proxy = stack.enter_context(
-            serving("gmtags serve", gmtags_command, port, "/healthz", args.gmtags_tree)
+            serving("gmtags serve", command, port, "/healthz", args.gmtags_tree)
         )
         before: Server | None = None
+        baseline_db = str(Path(folder) / "baseline.sqlite3")
         if args.baseline:
             port = free_port()
-            baseline_db = str(Path(folder) / "baseline.sqlite3")
-            command = [*gmtags_command[: gmtags_command.index("--port")], "--port", str(port)]
-            command += ["--db", baseline_db, *gmtags_command[gmtags_command.index("--db") + 2 :]]
-            command[0] = args.baseline_python or command[0]
+            python = args.baseline_python or sys.executable
+            command = gmtags_serve(python, plain, port, baseline_db)
             before = stack.enter_context(
                 serving("gmtags serve (baseline)", command, port, "/healthz", args.baseline)
             )

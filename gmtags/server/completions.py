@@ -547,9 +547,9 @@ class _RelayResponse(StreamingResponse):
             await stream.end()
 
     async def _send_all(self, send: Send) -> None:
-        start = {"type": "http.response.start", "status": self.status_code}
-        await send({**start, "headers": self.raw_headers})
-        async for chunk in self.stream.body:
+        headers = self.raw_headers
+        await send({"type": "http.response.start", "status": self.status_code, "headers": headers})
+        async for chunk in self.body_iterator:
             await send({"type": "http.response.body", "body": chunk, "more_body": True})
         await send({"type": "http.response.body", "body": b"", "more_body": False})
 

@@ -26,7 +26,14 @@ from starlette.responses import Response, StreamingResponse
 from gmtags.server.bodies import BodyError
 from gmtags.server.errors import json_response
 from gmtags.server.shapes import Shape
-from gmtags.server.upstream import UPSTREAM_FAILED, Upstream, UpstreamError, failure, forwarded
+from gmtags.server.upstream import (
+    UPSTREAM_FAILED,
+    Upstream,
+    UpstreamError,
+    body_chunks,
+    failure,
+    forwarded,
+)
 
 KEPT_REPLY_HEADERS = ("content-type", "cache-control")
 """The upstream reply's headers a passed-through request gets back."""
@@ -54,7 +61,7 @@ async def relay(
 
     async def body() -> AsyncIterator[bytes]:
         try:
-            async for chunk in response.content.iter_any():
+            async for chunk in body_chunks(response):
                 yield chunk
         except UPSTREAM_FAILED:
             return  # the upstream broke off: the client sees its stream end

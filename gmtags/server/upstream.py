@@ -100,6 +100,7 @@ CONNECT_SECONDS = 10.0
 UPSTREAM_FAILED = (aiohttp.ClientError, TimeoutError)
 """What talking to the upstream raises when it cannot be reached, breaks off or is too slow."""
 Headers = list[tuple[bytes, bytes]]
+"""Request headers as raw (name, value) pairs, as ASGI gives them."""
 
 
 class UpstreamError(Exception):
@@ -146,7 +147,7 @@ class UpstreamStream:
 
 def forwarded(
     headers: Iterable[tuple[bytes, bytes]], shape: Shape | None, key: str | None
-) -> list[tuple[bytes, bytes]]:
+) -> Headers:
     """The headers sent upstream for a request with `headers` (module doc); `shape` None: a
     request passed through, whose key header (with a key on the server) is `Authorization`."""
     raw = list(headers)
@@ -170,7 +171,7 @@ def forwarded(
     return sent
 
 
-def _posted(headers: list[tuple[bytes, bytes]]) -> list[tuple[bytes, bytes]]:
+def _posted(headers: list[tuple[bytes, bytes]]) -> Headers:
     return [*headers, (b"content-type", b"application/json")]
 
 
@@ -235,7 +236,7 @@ def _media_type(response: aiohttp.ClientResponse) -> str:
     return media.split(";")[0].strip().lower()
 
 
-def _body(response: aiohttp.ClientResponse) -> AsyncIterator[bytes]:
+def body_chunks(response: aiohttp.ClientResponse) -> AsyncIterator[bytes]:
     """A streamed body's bytes as they arrive (decompressed, when the upstream compressed it)."""
     return response.content.iter_any()
 
@@ -267,7 +268,7 @@ def _streamed_as(shape: Shape, media: str, first: bytes) -> bool:
 
 async def _start(shape: Shape, response: aiohttp.ClientResponse) -> UpstreamStream:
     """The stream of a 200 to a streaming request, or the 502 for one in the wrong shape."""
-    chunks = _body(response)
+    chunks = body_chunks(response)
     media = _media_type(response)
     if shape.framing == "sse" and media == EVENT_STREAM:
         return UpstreamStream(chunks, response.release)
