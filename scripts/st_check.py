@@ -74,6 +74,7 @@ from st_driver import (
     context,
     create_character,
     edit_last,
+    extensions_drawer,
     free_port,
     idle,
     open_sillytavern,
@@ -336,9 +337,8 @@ class Check:
         """SillyTavern's Extensions panel open, with the gmtags block unfolded."""
         page = self.p
         settings = page.locator("#gmtags-settings")
-        if not settings.is_visible():
-            page.click("#extensions-settings-button")
-            settings.wait_for()
+        extensions_drawer(page, opened=True)
+        settings.wait_for()
         if not page.locator("#gmtags-url").is_visible():
             settings.locator(".inline-drawer-toggle").click()
             page.locator("#gmtags-url").wait_for()
@@ -348,7 +348,7 @@ class Check:
         self.open_settings()
         shots.mkdir(parents=True, exist_ok=True)
         self.p.locator("#gmtags-settings").screenshot(path=str(shots / "sillytavern-settings.png"))
-        self.p.click("#extensions-settings-button")
+        extensions_drawer(self.p, opened=False)
 
     def sign_in_panel(self) -> None:
         """With --token the panel's frame asks for the token once, as the pages do."""
@@ -402,7 +402,7 @@ class Check:
             "() => /connected/i.test(document.querySelector('#gmtags-status')?.textContent ?? '')",
             timeout=15_000,
         )
-        page.click("#extensions-settings-button")
+        extensions_drawer(page, opened=False)
         page.wait_for_function("() => SillyTavern.getContext().onlineStatus !== 'no_connection'")
 
     def play(self, shots: Path) -> None:

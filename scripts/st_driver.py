@@ -130,6 +130,21 @@ def open_sillytavern(page: Page, url: str) -> None:
     page.wait_for_function("() => !document.querySelector('#loader')")
 
 
+def extensions_drawer(page: Page, opened: bool) -> None:
+    """Open (or close) SillyTavern's Extensions drawer and wait for its slide to end.
+
+    SillyTavern ignores a click on a drawer that is still sliding (its `resizing` class, some
+    250 ms), and a drawer that is closing is still visible: so the drawer's state is read
+    from its `openDrawer` class once no slide is under way, and clicked only when it differs.
+    """
+    settled = "() => !document.querySelector('#rm_extensions_block.resizing')"
+    page.wait_for_function(settled)
+    is_open = page.locator("#rm_extensions_block.openDrawer").count() > 0
+    if is_open != opened:
+        page.click("#extensions-settings-button")
+        page.wait_for_function(settled)
+
+
 def create_character(page: Page, name: str, greeting: str) -> None:
     """Create a character through SillyTavern's own character endpoint, then select it."""
     status = page.evaluate(

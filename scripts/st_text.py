@@ -21,6 +21,7 @@ from st_driver import (
     chat_texts,
     context,
     create_character,
+    extensions_drawer,
     idle,
     open_sillytavern,
     send,
@@ -83,7 +84,7 @@ class TextCheck(Check):
         self.open_settings()  # the extension knows gmtags' URL
         page.fill("#gmtags-url", self.gmtags)
         page.locator("#gmtags-url").dispatch_event("change")
-        page.click("#extensions-settings-button")
+        extensions_drawer(page, opened=False)
         self.use_source(TEXT_SOURCES[0])
         use_instruct(page, "ChatML", SYSTEM_PROMPT)
         page.click("#gmtags-panel-button")
@@ -145,7 +146,7 @@ class TextCheck(Check):
             not page.evaluate("() => $('.ui-autocomplete:visible').length"),
             "Connect left SillyTavern's server-history menu open",
         )
-        page.click("#extensions-settings-button")
+        extensions_drawer(page, opened=False)
         print(f"  ok: Connect: {note.text_content()}", flush=True)
 
     # -- the checks ----------------------------------------------------------------
